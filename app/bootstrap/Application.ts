@@ -1,0 +1,237 @@
+/**
+ * Boots the runtime: modules -> merged config -> container -> routes. One Application per
+ * process and area (`webapi_rest` for the server, `global` for the CLI).
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import express from 'express';
+import knexFactory, { type Knex } from 'knex';
+import { readAclConfig, type AclResource } from '../framework/config/AclConfig.js';
+import { readDiConfig, type Area, type DiConfig } from '../framework/config/DiConfig.js';
+import { readWebapiConfig, type RouteDefinition } from '../framework/config/WebapiConfig.js';
+import { ConfigError } from '../framework/config/xml.js';
+import { isContract, type MethodSpec } from '../framework/contract/Contract.js';
+import { requestContext } from '../framework/context/RequestContext.js';
+import { ConnectionProvider } from '../framework/db/ConnectionProvider.js';
+import { parseDatabaseUrl, type DatabaseSettings } from '../framework/db/dialect.js';
+import { migrateLatest, ModuleMigrationSource } from '../framework/db/MigrationSource.js';
+import { UnitOfWork } from '../framework/db/UnitOfWork.js';
+import { ClassResolver } from '../framework/di/ClassResolver.js';
+import { ObjectManager } from '../framework/di/ObjectManager.js';
+import { createLogger, type Logger } from '../framework/logger.js';
+import { loadModules, type ModuleDefinition, type ModuleSources } from '../framework/module/ModuleLoader.js';
+import { CommandList } from '../framework/console/CommandList.js';
+import { DataInstallerList } from '../framework/setup/DataInstallerList.js';
+import { StoreResolverInterface } from '../framework/store/StoreResolverInterface.js';
+import { AuthorizationInterface } from '../framework/webapi/AuthorizationInterface.js';
+import { ErrorRenderer } from '../framework/webapi/ErrorRenderer.js';
+import { FrontController, type RouteTarget } from '../framework/webapi/FrontController.js';
+import { InputMapper } from '../framework/webapi/InputMapper.js';
+import { RouteRegistry } from '../framework/webapi/RouteRegistry.js';
+import { DIST_ROOT, PROJECT_ROOT } from './paths.js';
+
+export interface DeploymentConfig {
+  readonly databaseUrl: string;
+  readonly developerMode: boolean;
+  /** Largest request body, in bytes (1 MiB by default). */
+  readonly bodyLimit: number;
+}
+
+export interface ApplicationOptions {
+  readonly area?: Area;
+  /** Where modules live; defaults to `modules/` (sources) and `dist/modules/` (compiled). */
+  readonly moduleSources?: readonly ModuleSources[];
+  /** `etc/config.json` by default. */
+  readonly moduleConfigFile?: string;
+  readonly databaseUrl?: string;
+  readonly developerMode?: boolean;
+  readonly bodyLimit?: number;
+  readonly logger?: Logger;
+}
+
+export const DEFAULT_DATABASE_URL = `sqlite:${path.join('var', 'db.sqlite')}`;
+
+/** Names the runtime itself provides to di.xml. */
+const FRAMEWORK_TYPES = new Map<string, unknown>([
+  [StoreResolverInterface.name, StoreResolverInterface],
+  [AuthorizationInterface.name, AuthorizationInterface],
+  ['Framework\\Console\\CommandList', CommandList],
+  ['Framework\\Setup\\DataInstallerList', DataInstallerList],
+]);
+
+export class Application {
+  private expressApp?: express.Express;
+
+  private constructor(
+    readonly area: Area,
+    readonly modules: readonly ModuleDefinition[],
+    readonly config: DeploymentConfig,
+    readonly database: DatabaseSettings,
+    readonly knex: Knex,
+    readonly diConfig: DiConfig,
+    readonly objectManager: ObjectManager,
+    /** Each validated route with the contract method it calls. */
+    readonly routes: ReadonlyMap<RouteDefinition, MethodSpec>,
+    readonly acl: ReadonlyMap<string, AclResource>,
+    readonly logger: Logger,
+  ) {}
+
+  static async create(options: ApplicationOptions = {}): Promise<Application> {
+    const area = options.area ?? 'webapi_rest';
+    const logger = options.logger ?? createLogger();
+    const config: DeploymentConfig = {
+      databaseUrl: options.databaseUrl ?? process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL,
+      developerMode: options.developerMode ?? process.env.MAGE_MODE === 'developer',
+      bodyLimit: options.bodyLimit ?? Number(process.env.BODY_LIMIT ?? 1024 * 1024),
+    };
+    const sources = options.moduleSources ?? [
+      { modulesDir: path.join(PROJECT_ROOT, 'modules'), codeDir: path.join(DIST_ROOT, 'modules') },
+    ];
+    const modules = loadModules(sources, options.moduleConfigFile ?? path.join(PROJECT_ROOT, 'etc', 'config.json'));
+    const diConfig = readDiConfig(modules, area);
+    const routes = area === 'webapi_rest' ? readWebapiConfig(modules) : [];
+    const acl = readAclConfig(modules);
+
+    const database = parseDatabaseUrl(config.databaseUrl);
+    if (database.dialect === 'sqlite') ensureDirectoryFor(database.config);
+    const knex = knexFactory(database.config);
+    const connection = new ConnectionProvider(knex, database.dialect);
+
+    const resolver = new ClassResolver(modules, FRAMEWORK_TYPES);
+    const names = ObjectManager.referencedNames(diConfig);
+    for (const route of routes) if (!names.has(route.serviceClass)) names.set(route.serviceClass, route.file);
+    for (const name of FRAMEWORK_TYPES.keys()) if (!names.has(name)) names.set(name, 'the runtime');
+    try {
+      for (const [name, file] of names) await resolver.load(name, file);
+      const objectManager = new ObjectManager(
+        diConfig,
+        resolver,
+        new Map<string, unknown>([
+          ['Framework\\DB\\ConnectionProvider', connection],
+          ['Framework\\App\\RequestContext', requestContext],
+          ['Framework\\Logger\\LoggerInterface', logger],
+          ['Framework\\App\\DeploymentConfig', config],
+          ['Framework\\Module\\ModuleList', modules],
+        ]),
+      );
+      objectManager.bindAll(names.keys());
+      const specs = validateRoutes(routes, resolver, objectManager, acl, logger);
+      return new Application(area, modules, config, database, knex, diConfig, objectManager, specs, acl, logger);
+    } catch (error) {
+      await knex.destroy();
+      throw error;
+    }
+  }
+
+  get<T>(id: string | { readonly name: string; readonly __type?: T }): T {
+    return this.objectManager.get<T>(typeof id === 'string' ? id : id.name);
+  }
+
+  migrationSource(): ModuleMigrationSource {
+    return new ModuleMigrationSource(this.modules);
+  }
+
+  /** Applies pending migrations, then the recurring data installers. */
+  async setupUpgrade(): Promise<{ migrations: string[]; installers: string[] }> {
+    const migrations = await migrateLatest(this.knex, this.migrationSource());
+    const installers = await this.get<DataInstallerList>('Framework\\Setup\\DataInstallerList').installAll();
+    return { migrations, installers };
+  }
+
+  /** The Express app: `/rest/...` and `/health`. Built once. */
+  http(): express.Express {
+    if (this.expressApp) return this.expressApp;
+    const app = express();
+    app.disable('x-powered-by');
+    app.set('etag', false);
+    app.set('query parser', 'extended');
+    const registry = new RouteRegistry<RouteTarget>();
+    for (const [route, spec] of this.routes) registry.add(route, this.routeTarget(route, spec));
+    const controller = new FrontController({
+      routes: registry,
+      stores: optional(this.objectManager, StoreResolverInterface.name),
+      authorization: optional(this.objectManager, AuthorizationInterface.name),
+      unitOfWork: new UnitOfWork(this.knex),
+      errors: new ErrorRenderer(this.logger, this.config.developerMode),
+      bodyLimit: this.config.bodyLimit,
+    });
+    app.get('/health', async (_req, res) => {
+      try {
+        await this.knex.raw('select 1');
+        res.status(200).json({ status: 'ok', database: 'up' });
+      } catch (error) {
+        this.logger.warn({ err: error }, 'health check: database does not answer');
+        res.status(503).json({ status: 'unavailable', database: 'down' });
+      }
+    });
+    app.use('/rest', controller.handle);
+    app.use((_req, res) => {
+      res.status(404).json({ message: 'Request does not match any route.' });
+    });
+    this.expressApp = app;
+    return app;
+  }
+
+  private routeTarget(route: RouteDefinition, spec: MethodSpec): RouteTarget {
+    const method = route.serviceMethod;
+    let service: Record<string, (...args: unknown[]) => Promise<unknown>> | undefined;
+    return {
+      mapper: new InputMapper(spec, route.data),
+      transactional: route.method !== 'GET',
+      invoke: (args) => {
+        service ??= this.objectManager.get<Record<string, (...args: unknown[]) => Promise<unknown>>>(route.serviceClass);
+        return service[method]!(...args);
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.knex.destroy();
+  }
+}
+
+function optional<T>(objectManager: ObjectManager, name: string): () => T | null {
+  let cached: T | null | undefined;
+  return () => (cached ??= objectManager.isBound(name) ? objectManager.get<T>(name) : null);
+}
+
+/** Routes point at contracts whose methods exist and that a class serves; resources are known. */
+function validateRoutes(
+  routes: readonly RouteDefinition[],
+  resolver: ClassResolver,
+  objectManager: ObjectManager,
+  acl: ReadonlyMap<string, AclResource>,
+  logger: Logger,
+): Map<RouteDefinition, MethodSpec> {
+  const specs = new Map<RouteDefinition, MethodSpec>();
+  for (const route of routes) {
+    const where = `${route.file}: route ${route.method} ${route.url}`;
+    const value = resolver.get(route.serviceClass);
+    if (!isContract(value)) {
+      throw new ConfigError(`${where}: service class ${route.serviceClass} is not a contract (routes name interfaces defined with defineContract)`);
+    }
+    const spec = value.methods[route.serviceMethod];
+    if (!spec) {
+      throw new ConfigError(`${where}: contract ${route.serviceClass} has no method "${route.serviceMethod}" (it has ${Object.keys(value.methods).join(', ')})`);
+    }
+    if (!objectManager.isBound(route.serviceClass)) {
+      throw new ConfigError(`${where}: no class serves ${route.serviceClass}; declare a <preference> for it in a di.xml`);
+    }
+    const concrete = resolver.get(objectManager.concreteName(route.serviceClass)) as { prototype?: Record<string, unknown> } | undefined;
+    if (typeof concrete?.prototype?.[route.serviceMethod] !== 'function') {
+      throw new ConfigError(`${where}: ${objectManager.concreteName(route.serviceClass)} does not implement ${route.serviceMethod}()`);
+    }
+    for (const resource of route.resources) {
+      if (resource !== 'anonymous' && resource !== 'self' && !acl.has(resource)) {
+        logger.warn(`${where}: resource ${resource} is not declared in any etc/acl.xml`);
+      }
+    }
+    specs.set(route, spec);
+  }
+  return specs;
+}
+
+function ensureDirectoryFor(config: Knex.Config): void {
+  const filename = (config.connection as { filename?: string }).filename;
+  if (filename && filename !== ':memory:') mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });
+}

@@ -1,0 +1,84 @@
+/**
+ * Reads `etc/webapi.xml` routes. A later module that declares the same url and method replaces
+ * the earlier route, as Magento's merge does.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { ModuleDefinition } from '../module/ModuleLoader.js';
+import { ConfigError, checkElement, parseBooleanAttr, parseXmlFile } from './xml.js';
+
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+export interface RouteParameterInjection {
+  /** Dotted path into the input, e.g. `customer.id` or `customerId`. */
+  readonly name: string;
+  readonly value: string;
+  readonly force: boolean;
+}
+
+export interface RouteDefinition {
+  readonly url: string;
+  readonly method: HttpMethod;
+  readonly serviceClass: string;
+  readonly serviceMethod: string;
+  readonly resources: readonly string[];
+  readonly data: readonly RouteParameterInjection[];
+  readonly file: string;
+  readonly module: string;
+}
+
+export function readWebapiConfig(modules: readonly ModuleDefinition[]): RouteDefinition[] {
+  const routes = new Map<string, RouteDefinition>();
+  for (const module of modules) {
+    const file = path.join(module.dir, 'etc', 'webapi.xml');
+    if (!existsSync(file)) continue;
+    const root = parseXmlFile(file);
+    if (root.name !== 'routes') throw new ConfigError(`${file}: the root element must be <routes>`);
+    checkElement(root, { children: ['route'] }, file, 'routes');
+    for (const element of root.children) {
+      checkElement(element, { required: ['url', 'method'], optional: ['secure', 'soapOperation'], children: ['service', 'resources', 'data'] }, file, 'route');
+      const url = element.attrs.url!;
+      const method = element.attrs.method!.toUpperCase() as HttpMethod;
+      if (!HTTP_METHODS.includes(method)) throw new ConfigError(`${file}: route ${url} has an unknown method "${element.attrs.method}"`);
+      if (!/^\/V\d+\//.test(url)) throw new ConfigError(`${file}: route url "${url}" must start with a version segment such as /V1/`);
+      const services = element.children.filter((c) => c.name === 'service');
+      if (services.length !== 1) throw new ConfigError(`${file}: route ${method} ${url} needs exactly one <service>`);
+      const service = services[0]!;
+      checkElement(service, { required: ['class', 'method'] }, file, 'service');
+      const resources: string[] = [];
+      const data: RouteParameterInjection[] = [];
+      for (const child of element.children) {
+        if (child.name === 'resources') {
+          checkElement(child, { children: ['resource'] }, file, 'resources');
+          for (const resource of child.children) {
+            checkElement(resource, { required: ['ref'] }, file, 'resource');
+            resources.push(resource.attrs.ref!);
+          }
+        } else if (child.name === 'data') {
+          checkElement(child, { children: ['parameter'] }, file, 'data');
+          for (const parameter of child.children) {
+            checkElement(parameter, { required: ['name'], optional: ['force'], text: true }, file, 'parameter');
+            data.push({
+              name: parameter.attrs.name!,
+              value: parameter.text,
+              force: parseBooleanAttr(parameter.attrs.force, file, 'force') ?? false,
+            });
+          }
+        }
+      }
+      if (resources.length === 0) throw new ConfigError(`${file}: route ${method} ${url} needs <resources> (use <resource ref="anonymous"/> for a public route)`);
+      routes.set(`${method} ${url}`, {
+        url,
+        method,
+        serviceClass: service.attrs.class!,
+        serviceMethod: service.attrs.method!,
+        resources,
+        data,
+        file,
+        module: module.name,
+      });
+    }
+  }
+  return [...routes.values()];
+}

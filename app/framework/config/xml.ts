@@ -1,0 +1,108 @@
+/**
+ * Reads Magento-style XML config with fast-xml-parser into a small ordered element tree, and
+ * checks it against an expected vocabulary: an unknown element or attribute is a start-up error
+ * that names the file, instead of config that is silently ignored.
+ */
+import { readFileSync } from 'node:fs';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+export interface XmlElement {
+  readonly name: string;
+  readonly attrs: Readonly<Record<string, string>>;
+  readonly children: readonly XmlElement[];
+  /** Concatenated, trimmed text content. */
+  readonly text: string;
+}
+
+const parser = new XMLParser({
+  preserveOrder: true,
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  parseAttributeValue: false,
+  parseTagValue: false,
+  trimValues: true,
+  commentPropName: '#comment',
+  processEntities: true,
+});
+
+type RawNode = Record<string, unknown>;
+
+function toElement(node: RawNode): XmlElement | null {
+  const attrs = (node[':@'] as Record<string, string> | undefined) ?? {};
+  const name = Object.keys(node).find((key) => key !== ':@');
+  if (!name || name === '#text' || name === '#comment' || name.startsWith('?')) return null;
+  const rawChildren = (node[name] as RawNode[]) ?? [];
+  const children: XmlElement[] = [];
+  let text = '';
+  for (const child of rawChildren) {
+    if ('#text' in child) text += String(child['#text']);
+    else {
+      const element = toElement(child);
+      if (element) children.push(element);
+    }
+  }
+  return { name, attrs, children, text: text.trim() };
+}
+
+export function parseXmlString(xml: string, file: string): XmlElement {
+  const valid = XMLValidator.validate(xml);
+  if (valid !== true) {
+    throw new ConfigError(`${file}:${valid.err.line}: malformed XML: ${valid.err.msg}`);
+  }
+  const roots = (parser.parse(xml) as RawNode[]).map(toElement).filter((e): e is XmlElement => e !== null);
+  if (roots.length !== 1) throw new ConfigError(`${file}: expected one root element`);
+  return roots[0]!;
+}
+
+export function parseXmlFile(file: string): XmlElement {
+  return parseXmlString(readFileSync(file, 'utf8'), file);
+}
+
+/** Namespace and schema-location attributes Magento files carry; accepted anywhere. */
+function isNamespaceAttribute(name: string): boolean {
+  return name === 'xmlns' || name.startsWith('xmlns:') || name === 'xsi:noNamespaceSchemaLocation';
+}
+
+export interface ElementRule {
+  required?: readonly string[];
+  optional?: readonly string[];
+  children?: readonly string[];
+  /** Whether text content is allowed. */
+  text?: boolean;
+}
+
+/** Checks one element's attributes and child names against its rule. */
+export function checkElement(element: XmlElement, rule: ElementRule, file: string, where = element.name): void {
+  const allowed = new Set([...(rule.required ?? []), ...(rule.optional ?? [])]);
+  for (const attr of Object.keys(element.attrs)) {
+    if (!allowed.has(attr) && !isNamespaceAttribute(attr)) {
+      throw new ConfigError(`${file}: unknown attribute "${attr}" on <${where}>`);
+    }
+  }
+  for (const attr of rule.required ?? []) {
+    if (!element.attrs[attr]) throw new ConfigError(`${file}: <${where}> needs the attribute "${attr}"`);
+  }
+  const children = new Set(rule.children ?? []);
+  for (const child of element.children) {
+    if (!children.has(child.name)) {
+      throw new ConfigError(`${file}: unknown element <${child.name}> in <${where}>`);
+    }
+  }
+  if (!rule.text && element.text !== '') {
+    throw new ConfigError(`${file}: unexpected text "${element.text.slice(0, 40)}" in <${where}>`);
+  }
+}
+
+export function parseBooleanAttr(value: string | undefined, file: string, what: string): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  throw new ConfigError(`${file}: ${what} must be true or false, not "${value}"`);
+}

@@ -1,0 +1,50 @@
+import type Joi from 'joi';
+
+/**
+ * TypeScript interfaces vanish at run time, so every service contract also exports a value of the
+ * same name that describes it: its Magento-style name, its methods, and each method's parameters
+ * with a joi schema. Input mapping, validation, plugin checks and the API schema all read this.
+ *
+ *   export interface FooInterface { get(id: number): Promise<Foo> }
+ *   export const FooInterface = defineContract<FooInterface>('Vendor\\Module\\Api\\FooInterface', {
+ *     get: { params: [{ name: 'id', schema: Joi.number().integer().required() }] },
+ *   });
+ */
+export interface ParameterSpec {
+  /** camelCase name; the web API also accepts its snake_case spelling. */
+  readonly name: string;
+  /** Validates and normalises the value; `.required()` makes the parameter mandatory. */
+  readonly schema: Joi.Schema;
+  /** Other input keys that also fill this parameter (e.g. the query key `id` for `ids`). */
+  readonly aliases?: readonly string[];
+  readonly description?: string;
+}
+
+export interface MethodSpec {
+  readonly params: readonly ParameterSpec[];
+  readonly description?: string;
+}
+
+export type MethodSpecs<T> = {
+  [K in keyof T as T[K] extends (...args: never[]) => unknown ? K : never]: MethodSpec;
+};
+
+export interface Contract<T = unknown> {
+  readonly kind: 'contract';
+  readonly name: string;
+  readonly methods: Readonly<Record<string, MethodSpec>>;
+  /** Phantom field that carries T for typed look-ups; never set at run time. */
+  readonly __type?: T;
+}
+
+export function defineContract<T>(name: string, methods: MethodSpecs<T>): Contract<T> {
+  return Object.freeze({
+    kind: 'contract' as const,
+    name,
+    methods: Object.freeze({ ...(methods as Record<string, MethodSpec>) }),
+  });
+}
+
+export function isContract(value: unknown): value is Contract {
+  return typeof value === 'object' && value !== null && (value as Contract).kind === 'contract';
+}

@@ -1,0 +1,75 @@
+/**
+ * knex migrations owned by modules: each module keeps `migrations/<timestamp>_<name>.ts` next to
+ * its code. Names are unique across modules (a clash is a start-up error) and ordered by name, so
+ * the timestamp prefix decides the order across modules too.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Knex } from 'knex';
+import { ConfigError } from '../config/xml.js';
+import type { ModuleDefinition } from '../module/ModuleLoader.js';
+import { isUnavailable } from './dialect.js';
+
+export interface ModuleMigration {
+  readonly name: string;
+  readonly module: string;
+  readonly file: string;
+}
+
+export class ModuleMigrationSource implements Knex.MigrationSource<ModuleMigration> {
+  private readonly migrations: ModuleMigration[];
+
+  constructor(modules: readonly ModuleDefinition[]) {
+    const byName = new Map<string, ModuleMigration>();
+    for (const module of modules) {
+      const dir = path.join(module.codeDir, 'migrations');
+      if (!existsSync(dir)) continue;
+      for (const entry of readdirSync(dir)) {
+        if (!/\.(js|mjs)$/.test(entry) || entry.endsWith('.d.ts')) continue;
+        const name = entry.replace(/\.(js|mjs)$/, '');
+        const other = byName.get(name);
+        if (other) throw new ConfigError(`Migration name "${name}" is used by both ${other.module} and ${module.name}`);
+        byName.set(name, { name, module: module.name, file: path.join(dir, entry) });
+      }
+    }
+    this.migrations = [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  list(): readonly ModuleMigration[] {
+    return this.migrations;
+  }
+
+  async getMigrations(): Promise<ModuleMigration[]> {
+    return [...this.migrations];
+  }
+
+  getMigrationName(migration: ModuleMigration): string {
+    return migration.name;
+  }
+
+  async getMigration(migration: ModuleMigration): Promise<Knex.Migration> {
+    return (await import(pathToFileURL(migration.file).href)) as Knex.Migration;
+  }
+}
+
+/**
+ * Applies pending migrations. Several processes may start at once: knex's migration lock lets one
+ * run them; the others wait for the lock and then find nothing left to do.
+ */
+export async function migrateLatest(knex: Knex, source: ModuleMigrationSource, timeoutMs = 120_000): Promise<string[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const [, applied] = (await knex.migrate.latest({ migrationSource: source })) as [number, string[]];
+      return applied;
+    } catch (error) {
+      const message = (error as Error).message ?? '';
+      const contended =
+        (error as Error).name === 'LockError' ||
+        /already locked|already exists|duplicate key|Duplicate entry|UNIQUE constraint failed/i.test(message);
+      if (!contended || isUnavailable(error) || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 200));
+    }
+  }
+}

@@ -1,0 +1,50 @@
+import type { Knex } from 'knex';
+import { requestContext } from '../context/RequestContext.js';
+import { WebapiException } from '../exception/LocalizedException.js';
+import { isRetryableConflict, isUnavailable } from './dialect.js';
+
+export const SERVICE_UNAVAILABLE = 'The service is temporarily unavailable. Try again later.';
+
+/**
+ * One transaction around the whole intercepted call: when the service or any plugin throws,
+ * nothing the request wrote is kept. A deadlock or serialization conflict reruns the call in a
+ * fresh transaction (the first attempt left nothing behind); a lost database answers 503.
+ */
+export class UnitOfWork {
+  constructor(
+    private readonly knex: Knex,
+    private readonly maxAttempts = 5,
+  ) {}
+
+  async run<R>(work: () => Promise<R>): Promise<R> {
+    const context = requestContext.current();
+    if (!context) throw new Error('UnitOfWork.run() needs a request context');
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.knex.transaction(async (trx) => {
+          context.transaction = trx;
+          try {
+            return await work();
+          } finally {
+            context.transaction = undefined;
+          }
+        });
+      } catch (error) {
+        if (attempt < this.maxAttempts && isRetryableConflict(error)) {
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+          continue;
+        }
+        throw translateDatabaseError(error);
+      }
+    }
+  }
+}
+
+export function translateDatabaseError(error: unknown): unknown {
+  if (isUnavailable(error)) {
+    const unavailable = new WebapiException(503, SERVICE_UNAVAILABLE);
+    (unavailable as { cause?: unknown }).cause = error;
+    return unavailable;
+  }
+  return error;
+}

@@ -1,0 +1,72 @@
+/**
+ * Turns a Magento-style class name into a value: `Vendor\Module\Path\Name` is the export `Name`
+ * of `modules/Vendor/Module/Path/Name.ts` (compiled to .js). Framework names (`Framework\...`)
+ * come from a registry the runtime fills. Everything is imported once, at start-up.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ConfigError } from '../config/xml.js';
+import type { ModuleDefinition } from '../module/ModuleLoader.js';
+
+export type Newable = new (...args: never[]) => object;
+
+export class ClassResolver {
+  private readonly resolved = new Map<string, unknown>();
+  private readonly byModule: Map<string, ModuleDefinition>;
+
+  constructor(
+    modules: readonly ModuleDefinition[],
+    private readonly builtins: ReadonlyMap<string, unknown> = new Map(),
+  ) {
+    this.byModule = new Map(modules.map((m) => [m.name, m]));
+  }
+
+  /** Imports `name` (once) and remembers it; `where` names the config file that asked. */
+  async load(name: string, where: string): Promise<unknown> {
+    if (this.resolved.has(name)) return this.resolved.get(name);
+    const value = await this.importName(name, where);
+    this.resolved.set(name, value);
+    return value;
+  }
+
+  /** A name already loaded; throws if `load` was not called for it first. */
+  get(name: string): unknown {
+    if (this.builtins.has(name)) return this.builtins.get(name);
+    if (!this.resolved.has(name)) throw new Error(`Class ${name} was not loaded at start-up`);
+    return this.resolved.get(name);
+  }
+
+  has(name: string): boolean {
+    return this.resolved.has(name) || this.builtins.has(name);
+  }
+
+  /** The name a loaded value was registered under, if any (for error messages and plugin look-up). */
+  nameOf(value: unknown): string | undefined {
+    for (const [name, candidate] of this.resolved) if (candidate === value) return name;
+    return undefined;
+  }
+
+  private async importName(name: string, where: string): Promise<unknown> {
+    if (this.builtins.has(name)) return this.builtins.get(name);
+    const parts = name.replace(/^\\/, '').split('\\');
+    if (parts.length < 3 || parts.some((p) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(p))) {
+      throw new ConfigError(`${where}: "${name}" is not a class name of the form Vendor\\Module\\Path\\Name`);
+    }
+    const [vendor, moduleName, ...rest] = parts;
+    const module = this.byModule.get(`${vendor}_${moduleName}`);
+    if (!module) {
+      throw new ConfigError(`${where}: class ${name} does not resolve: module ${vendor}_${moduleName} is not enabled`);
+    }
+    const file = path.join(module.codeDir, ...rest) + '.js';
+    if (!existsSync(file)) {
+      throw new ConfigError(`${where}: class ${name} does not resolve: no file ${path.relative(process.cwd(), file)} (was the project built?)`);
+    }
+    const exports = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    const exportName = rest[rest.length - 1]!;
+    if (!(exportName in exports)) {
+      throw new ConfigError(`${where}: class ${name} does not resolve: ${path.relative(process.cwd(), file)} has no export "${exportName}"`);
+    }
+    return exports[exportName];
+  }
+}

@@ -1,0 +1,2 @@
+export * from './LocalizedException.js';
+export * from './InputException.js';

@@ -1,0 +1,51 @@
+/**
+ * Every error becomes Magento's REST error body. Expected errors (LocalizedException) answer their
+ * own status with the raw phrase and parameters; anything else is logged with a report id and
+ * answers 500 without the detail, unless developer mode is on.
+ */
+import { randomBytes } from 'node:crypto';
+import { InputException } from '../exception/InputException.js';
+import { LocalizedException, renderPhrase } from '../exception/LocalizedException.js';
+import type { Logger } from '../logger.js';
+
+export interface ErrorBody {
+  message: string;
+  parameters?: Record<string, string | number>;
+  errors?: { message: string; parameters: Record<string, string | number> }[];
+  trace?: string;
+}
+
+export interface RenderedError {
+  readonly status: number;
+  readonly body: ErrorBody;
+}
+
+export class ErrorRenderer {
+  constructor(
+    private readonly logger: Logger,
+    private readonly developerMode: boolean,
+  ) {}
+
+  render(error: unknown): RenderedError {
+    if (error instanceof LocalizedException) {
+      const body: ErrorBody = { message: error.phrase };
+      if (Object.keys(error.parameters).length) body.parameters = { ...error.parameters };
+      if (error instanceof InputException && error.errors.length > 1) {
+        body.errors = error.errors.map((e) => ({ message: e.phrase, parameters: { ...e.parameters } }));
+      }
+      if (error.httpStatus >= 500) this.logger.error({ err: (error as { cause?: unknown }).cause ?? error }, renderPhrase(error.phrase, error.parameters));
+      if (this.developerMode) body.trace = error.stack ?? '';
+      return { status: error.httpStatus, body };
+    }
+    const reportId = `webapi-${randomBytes(6).toString('hex')}`;
+    this.logger.error({ err: error, reportId }, 'Unexpected error in web API call');
+    if (this.developerMode) {
+      const err = error instanceof Error ? error : new Error(String(error));
+      return { status: 500, body: { message: err.message, trace: err.stack ?? '' } };
+    }
+    return {
+      status: 500,
+      body: { message: `Internal Error. Details are available in the log. Report ID: ${reportId}` },
+    };
+  }
+}

@@ -1,0 +1,180 @@
+/**
+ * The REST front controller: `/rest/<scope>/V1/...` -> store scope -> route -> authorization ->
+ * body -> contract arguments -> one unit of work around the intercepted call -> snake_case JSON.
+ * The order follows Magento's Rest controller: the store and the route are resolved and the
+ * caller authorized before the body is read, so an anonymous caller learns nothing from a 400.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import express from 'express';
+import { ADMIN_STORE, GUEST, requestContext, type Caller, type RequestContextData, type Store } from '../context/RequestContext.js';
+import { AuthorizationException, LocalizedException, WebapiException } from '../exception/LocalizedException.js';
+import type { UnitOfWork } from '../db/UnitOfWork.js';
+import { translateDatabaseError } from '../db/UnitOfWork.js';
+import type { StoreResolverInterface } from '../store/StoreResolverInterface.js';
+import type { AuthorizationInterface } from './AuthorizationInterface.js';
+import type { ErrorRenderer } from './ErrorRenderer.js';
+import type { InputMapper } from './InputMapper.js';
+import { applyFields, parseFields } from './PartialResponse.js';
+import type { RouteRegistry } from './RouteRegistry.js';
+import { snakeCaseKeys } from './naming.js';
+
+export interface RouteTarget {
+  readonly mapper: InputMapper;
+  /** Calls the contract method on the (intercepted) service. */
+  readonly invoke: (args: unknown[]) => Promise<unknown>;
+  /** Writes run in a transaction; reads (GET) do not need one. */
+  readonly transactional: boolean;
+}
+
+export interface FrontControllerOptions {
+  readonly routes: RouteRegistry<RouteTarget>;
+  readonly stores: () => StoreResolverInterface | null;
+  readonly authorization: () => AuthorizationInterface | null;
+  readonly unitOfWork: UnitOfWork;
+  readonly errors: ErrorRenderer;
+  /** Largest accepted body, in bytes. */
+  readonly bodyLimit: number;
+}
+
+const VERSION_SEGMENT = /^V\d+$/;
+const STORE_CODE = /^[a-z][a-z0-9_]{0,31}$/;
+const NO_ROUTE = 'Request does not match any route.';
+const PUBLIC_RESOURCES = new Set(['anonymous']);
+
+type Request = express.Request;
+type Response = express.Response;
+
+interface BodyParserError extends Error {
+  type?: string;
+  limit?: number;
+  charset?: string;
+  encoding?: string;
+}
+
+export class FrontController {
+  private readonly parseJson: (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
+
+  constructor(private readonly options: FrontControllerOptions) {
+    this.parseJson = express.json({ limit: options.bodyLimit, strict: false, type: () => true }) as never;
+  }
+
+  /** Express handler mounted at `/rest`. */
+  readonly handle = async (req: Request, res: Response): Promise<void> => {
+    try {
+      const output = await this.dispatch(req);
+      this.send(res, 200, output);
+    } catch (error) {
+      const rendered = this.options.errors.render(translateDatabaseError(error));
+      this.send(res, rendered.status, rendered.body);
+    }
+  };
+
+  private send(res: Response, status: number, body: unknown): void {
+    const json = JSON.stringify(body);
+    res.status(status);
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Content-Length', Buffer.byteLength(json));
+    res.end(json);
+  }
+
+  private async dispatch(req: Request): Promise<unknown> {
+    const segments = req.path.split('/').filter((s) => s !== '');
+    const defaultScope = segments.length > 0 && VERSION_SEGMENT.test(segments[0]!);
+    const scopeCode = defaultScope ? null : (segments[0] ?? '');
+    const routePath = '/' + (defaultScope ? segments : segments.slice(1)).join('/');
+    const store = await this.resolveStore(scopeCode);
+    const match = this.options.routes.match(req.method, routePath);
+    if (!match) throw new WebapiException(404, NO_ROUTE);
+    const { route, pathParams } = match;
+
+    const context: RequestContextData = { requestId: randomUUID(), store, caller: GUEST };
+    return requestContext.run(context, async () => {
+      context.caller = await this.authorize(req, route.definition.resources, store, defaultScope);
+      const body = await this.readBody(req);
+      const target = route.target;
+      const args = target.mapper.map({
+        pathParams,
+        body,
+        query: req.method === 'GET' || req.method === 'DELETE' ? (req.query as Record<string, unknown>) : undefined,
+        placeholders: placeholders(store, context.caller),
+      });
+      const result = target.transactional
+        ? await this.options.unitOfWork.run(() => target.invoke(args))
+        : await target.invoke(args).catch((error: unknown) => {
+            throw translateDatabaseError(error);
+          });
+      let output = snakeCaseKeys(result);
+      const fields = typeof req.query.fields === 'string' ? parseFields(req.query.fields) : null;
+      if (fields) output = applyFields(output, fields);
+      return output === undefined ? null : output;
+    });
+  }
+
+  private async resolveStore(code: string | null): Promise<Store> {
+    const stores = this.options.stores();
+    if (code === null) {
+      return stores ? stores.getDefaultStore() : { ...ADMIN_STORE, id: 1, code: 'default', name: 'Default Store View', websiteId: 1, storeGroupId: 1 };
+    }
+    if (code === 'all') return ADMIN_STORE;
+    const store = STORE_CODE.test(code) && stores ? await stores.getStoreByCode(code) : null;
+    if (!store) {
+      throw new WebapiException(400, 'The store code "%storeCode" is unknown. Verify the store and try again.', {
+        storeCode: code.slice(0, 64),
+      });
+    }
+    return store;
+  }
+
+  private async authorize(req: Request, resources: readonly string[], store: Store, defaultScope: boolean): Promise<Caller> {
+    if (resources.some((r) => PUBLIC_RESOURCES.has(r))) return GUEST;
+    const authorization = this.options.authorization();
+    if (!authorization) throw AuthorizationException.forResources(resources);
+    return authorization.authorize({ authorization: req.headers.authorization, resources, store, defaultScope });
+  }
+
+  private async readBody(req: Request): Promise<Record<string, unknown> | undefined> {
+    const length = req.headers['content-length'];
+    const hasBody = (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+    if (!hasBody) return undefined;
+    const contentType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (contentType !== 'application/json' && !contentType.endsWith('+json')) {
+      throw new WebapiException(415, 'The content type "%contentType" is not supported. Send the body as application/json.', {
+        contentType: contentType || '(none)',
+      });
+    }
+    try {
+      await new Promise<void>((resolve, reject) => this.parseJson(req, req.res!, (err) => (err ? reject(err) : resolve())));
+    } catch (error) {
+      throw bodyError(error as BodyParserError);
+    }
+    const body: unknown = req.body;
+    if (body === undefined) return undefined;
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      throw new WebapiException(400, 'The request body must be a JSON object.');
+    }
+    return body as Record<string, unknown>;
+  }
+}
+
+function bodyError(error: BodyParserError): LocalizedException | BodyParserError {
+  switch (error.type) {
+    case 'entity.parse.failed':
+      return new WebapiException(400, 'Decoding error.');
+    case 'entity.too.large':
+      return new WebapiException(413, 'The request body is larger than the limit of %limit bytes.', { limit: error.limit ?? 0 });
+    case 'charset.unsupported':
+      return new WebapiException(415, 'The charset "%charset" is not supported. Send the body as UTF-8.', { charset: error.charset ?? '' });
+    case 'encoding.unsupported':
+      return new WebapiException(415, 'The content encoding "%encoding" is not supported.', { encoding: error.encoding ?? '' });
+    case 'request.size.invalid':
+    case 'request.aborted':
+      return new WebapiException(400, 'The request body was incomplete.');
+    default:
+      return error;
+  }
+}
+
+function placeholders(store: Store, caller: Caller): Record<string, string | number | null> {
+  return { store_id: store.id, store_code: store.code, caller_id: caller.id, customer_id: caller.id, user_id: caller.id };
+}

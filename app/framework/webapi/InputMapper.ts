@@ -1,0 +1,117 @@
+/**
+ * Maps a request to the arguments of a contract method: path parameters and top-level body keys
+ * (camelCase or snake_case) to parameter names, path parameters winning; then validates each with
+ * the contract's joi schema and turns every problem into Magento's InputException.
+ */
+import type Joi from 'joi';
+import type { MethodSpec } from '../contract/Contract.js';
+import {
+  InputException,
+  invalidFieldValue,
+  requiredField,
+  unknownField,
+  type InputError,
+} from '../exception/InputException.js';
+import { LocalizedException } from '../exception/LocalizedException.js';
+import type { RouteParameterInjection } from '../config/WebapiConfig.js';
+import { toSnakeCase } from './naming.js';
+
+const VALIDATION_OPTIONS: Joi.ValidationOptions = { abortEarly: false, convert: true, errors: { wrap: { label: false } } };
+
+export interface InputSources {
+  readonly pathParams: Readonly<Record<string, string>>;
+  readonly body: Readonly<Record<string, unknown>> | undefined;
+  readonly query: Readonly<Record<string, unknown>> | undefined;
+  /** Values for %placeholders% in forced webapi.xml parameters. */
+  readonly placeholders: Readonly<Record<string, string | number | null>>;
+}
+
+/** `recommendation` + ['items', 0, 'qty'] -> `recommendation.items[0].qty` */
+export function fieldPath(root: string, path: readonly (string | number)[]): string {
+  let out = root;
+  for (const part of path) out += typeof part === 'number' ? `[${part}]` : out ? `.${part}` : part;
+  return out;
+}
+
+function lookup(source: Readonly<Record<string, unknown>> | undefined, name: string, snake: string): unknown {
+  if (!source) return undefined;
+  if (Object.prototype.hasOwnProperty.call(source, name)) return source[name];
+  if (snake !== name && Object.prototype.hasOwnProperty.call(source, snake)) return source[snake];
+  return undefined;
+}
+
+export function joiErrors(error: Joi.ValidationError, root: string): InputError[] {
+  const errors: InputError[] = [];
+  for (const detail of error.details) {
+    const path = fieldPath(root, detail.path);
+    const context = detail.context ?? {};
+    if (detail.type === 'any.required') errors.push(requiredField(path));
+    else if (detail.type === 'object.unknown') errors.push(unknownField(path));
+    else if (detail.type === 'any.custom' && context.error instanceof LocalizedException) {
+      errors.push({ phrase: context.error.phrase, parameters: { ...context.error.parameters } });
+    } else errors.push(invalidFieldValue(path, context.value));
+  }
+  return errors;
+}
+
+export class InputMapper {
+  private readonly names: { name: string; snake: string; aliases: readonly string[]; schema: Joi.Schema; required: boolean }[];
+
+  constructor(
+    spec: MethodSpec,
+    private readonly injections: readonly RouteParameterInjection[] = [],
+  ) {
+    this.names = spec.params.map((param) => ({
+      name: param.name,
+      snake: toSnakeCase(param.name),
+      aliases: param.aliases ?? [],
+      schema: param.schema,
+      required: param.schema.$_getFlag('presence') === 'required',
+    }));
+  }
+
+  map(sources: InputSources): unknown[] {
+    const errors: InputError[] = [];
+    const args = this.names.map((param) => {
+      let value = lookup(sources.pathParams, param.name, param.snake);
+      if (value === undefined) value = lookup(sources.body, param.name, param.snake);
+      if (value === undefined) value = lookup(sources.query, param.name, param.snake);
+      for (const alias of param.aliases) if (value === undefined) value = lookup(sources.query, alias, alias) ?? lookup(sources.body, alias, alias);
+      value = this.inject(param.name, param.snake, value, sources.placeholders);
+      if (value === undefined) {
+        if (param.required) errors.push(requiredField(param.snake));
+        return undefined;
+      }
+      const result = param.schema.validate(value, VALIDATION_OPTIONS);
+      if (result.error) errors.push(...joiErrors(result.error, param.snake));
+      return result.value;
+    });
+    if (errors.length) throw new InputException(errors);
+    return args;
+  }
+
+  /** webapi.xml <data><parameter name="a.b" force="true">%placeholder%</parameter>. */
+  private inject(name: string, snake: string, value: unknown, placeholders: InputSources['placeholders']): unknown {
+    for (const injection of this.injections) {
+      const [head, ...rest] = injection.name.split('.');
+      if (head !== name && head !== snake) continue;
+      const replacement = injection.value.replace(/^%(\w+)%$/, (whole, key: string) =>
+        key in placeholders ? String(placeholders[key]) : whole,
+      );
+      if (rest.length === 0) {
+        if (injection.force || value === undefined) value = replacement;
+        continue;
+      }
+      const root = (value && typeof value === 'object' ? { ...(value as object) } : {}) as Record<string, unknown>;
+      let cursor = root;
+      for (const key of rest.slice(0, -1)) {
+        cursor[key] = cursor[key] && typeof cursor[key] === 'object' ? { ...(cursor[key] as object) } : {};
+        cursor = cursor[key] as Record<string, unknown>;
+      }
+      const last = rest[rest.length - 1]!;
+      if (injection.force || cursor[last] === undefined) cursor[last] = replacement;
+      value = root;
+    }
+    return value;
+  }
+}

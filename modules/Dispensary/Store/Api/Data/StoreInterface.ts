@@ -1,0 +1,9 @@
+/** A store view as the web API returns it (snake_case on output). */
+export interface StoreInterface {
+  id: number;
+  code: string;
+  name: string;
+  websiteId: number;
+  storeGroupId: number;
+  isActive: boolean;
+}
