@@ -112,6 +112,7 @@ export class Application {
           ['Framework\\Logger\\LoggerInterface', logger],
           ['Framework\\App\\DeploymentConfig', config],
           ['Framework\\Module\\ModuleList', modules],
+          ['Framework\\Acl\\ResourceList', acl],
         ]),
       );
       objectManager.bindAll(names.keys());

@@ -40,4 +40,6 @@ export const FrameworkServices = {
   Logger: 'Framework\\Logger\\LoggerInterface',
   DeploymentConfig: 'Framework\\App\\DeploymentConfig',
   ModuleList: 'Framework\\Module\\ModuleList',
+  /** ReadonlyMap of ACL resource id to {id, title, parent, module}, from every acl.xml. */
+  AclResources: 'Framework\\Acl\\ResourceList',
 } as const;

@@ -45,6 +45,17 @@ export class AuthorizationException extends LocalizedException {
   }
 }
 
+/** Wrong credentials: the same message whether the user exists or not, as Magento answers. */
+export class AuthenticationException extends LocalizedException {
+  override readonly httpStatus = 401;
+
+  static invalidCredentials(): AuthenticationException {
+    return new AuthenticationException(
+      'The account sign-in was incorrect or your account is disabled temporarily. Please wait and try again later.',
+    );
+  }
+}
+
 /** An exception with an explicit status, for what has no Magento class of its own (413, 415, 503). */
 export class WebapiException extends LocalizedException {
   override readonly httpStatus: number;

@@ -1,0 +1,4 @@
+// Loaded by mocha before any test (see .mocharc.json).
+import 'reflect-metadata';
+
+process.env.LOG_LEVEL ??= 'silent';

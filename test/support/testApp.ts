@@ -1,0 +1,77 @@
+/**
+ * The real application, on a database of its own, for HTTP tests with supertest:
+ *
+ *   const t = await TestApp.start();
+ *   const token = await t.integrationToken({ allStores: true });
+ *   await request(t.http).get('/rest/V1/store/storeViews').set('Authorization', `Bearer ${token}`);
+ *   await t.stop();
+ */
+import type { Express } from 'express';
+import { Application, type ApplicationOptions } from '../../app/bootstrap/Application.js';
+import { runCli } from '../../app/cli/Cli.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
+
+export interface TokenOptions {
+  name?: string;
+  /** Store code; default `default` unless allStores. */
+  store?: string;
+  allStores?: boolean;
+  resources?: string[];
+}
+
+let tokenCounter = 0;
+
+export class TestApp {
+  private constructor(
+    readonly app: Application,
+    readonly http: Express,
+    private readonly database: TestDatabase,
+    private readonly options: ApplicationOptions,
+  ) {}
+
+  static async start(options: ApplicationOptions = {}): Promise<TestApp> {
+    const database = await createTestDatabase();
+    const merged = { ...options, databaseUrl: database.url };
+    try {
+      const app = await Application.create(merged);
+      await app.setupUpgrade();
+      return new TestApp(app, app.http(), database, merged);
+    } catch (error) {
+      await database.release();
+      throw error;
+    }
+  }
+
+  get databaseUrl(): string {
+    return this.database.url;
+  }
+
+  /** Runs a CLI command against the same database; answers exit code and output lines. */
+  async cli(...argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runCli(['node', 'cli', ...argv], { out: (l) => out.push(...l.split('\n')), err: (l) => err.push(l) }, this.options);
+    return { code, out, err };
+  }
+
+  async createStore(code: string, name = code.toUpperCase()): Promise<void> {
+    const result = await this.cli('store:create', '--code', code, '--name', name);
+    if (result.code !== 0) throw new Error(`store:create failed: ${result.err.join('\n')}`);
+  }
+
+  /** Creates an integration token through the CLI, as an operator would. */
+  async integrationToken(options: TokenOptions = {}): Promise<string> {
+    const args = ['integration:token:create', '--name', options.name ?? `test-${++tokenCounter}`];
+    if (options.allStores) args.push('--all-stores');
+    else args.push('--store', options.store ?? 'default');
+    for (const resource of options.resources ?? []) args.push('--resource', resource);
+    const result = await this.cli(...args);
+    if (result.code !== 0) throw new Error(`token create failed: ${result.err.join('\n')}`);
+    return result.out.filter((l) => l.trim() !== '').pop()!;
+  }
+
+  async stop(): Promise<void> {
+    await this.app.close();
+    await this.database.release();
+  }
+}
