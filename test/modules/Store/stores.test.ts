@@ -1,0 +1,45 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import { TestApp } from '../../support/testApp.js';
+
+describe('Store: stores and scopes', () => {
+  let t: TestApp;
+  let token: string;
+  before(async () => {
+    t = await TestApp.start();
+    token = await t.integrationToken({ allStores: true });
+  });
+  after(async () => t?.stop());
+
+  it('should have the default store after install, and list stores with Magento fields', async () => {
+    const res = await request(t.http).get('/rest/all/V1/store/storeViews').set('Authorization', `Bearer ${token}`);
+    expect(res.status).to.equal(200);
+    expect(res.body).to.deep.equal([{ id: 1, code: 'default', name: 'Default Store View', website_id: 1, store_group_id: 1, is_active: true }]);
+  });
+
+  it('should create a store with the CLI and serve its scope at once', async () => {
+    const result = await t.cli('store:create', '--code', 'north_clinic', '--name', 'North Clinic');
+    expect(result.code).to.equal(0);
+    const res = await request(t.http).get('/rest/north_clinic/V1/store/storeViews').set('Authorization', `Bearer ${token}`);
+    expect(res.status).to.equal(200);
+    expect(res.body.map((s: { code: string }) => s.code)).to.deep.equal(['default', 'north_clinic']);
+  });
+
+  it('should refuse store codes that break Magento rules, reserved codes and duplicates', async () => {
+    for (const code of ['1abc', 'Upper', 'has-dash', 'a'.repeat(33), 'all', 'admin', 'default']) {
+      const result = await t.cli('store:create', '--code', code, '--name', 'X');
+      expect(result.code, code).to.equal(1);
+    }
+  });
+
+  it('should answer 400 naming an unknown store code', async () => {
+    const res = await request(t.http).get('/rest/nowhere/V1/store/storeViews').set('Authorization', `Bearer ${token}`);
+    expect(res.status).to.equal(400);
+    expect(res.body.parameters).to.deep.equal({ storeCode: 'nowhere' });
+  });
+
+  it('should not offer the admin store 0', async () => {
+    const res = await request(t.http).get('/rest/all/V1/store/storeViews').set('Authorization', `Bearer ${token}`);
+    expect(res.body.map((s: { id: number }) => s.id)).not.to.include(0);
+  });
+});
