@@ -33,13 +33,19 @@ async function main(): Promise<void> {
       server.closeAllConnections();
     }, SHUTDOWN_GRACE_MS);
     force.unref();
+    // Keep-alive connections close as soon as their request in flight is answered.
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
     server.close(async () => {
+      clearInterval(sweep);
       await app.close();
       app.logger.info('stopped');
       process.exit(0);
     });
     server.closeIdleConnections();
   };
+  server.on('request', (_req, res: { shouldKeepAlive: boolean }) => {
+    if (stopping) res.shouldKeepAlive = false;
+  });
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 }

@@ -94,7 +94,16 @@ export class Application {
 
     const database = parseDatabaseUrl(config.databaseUrl);
     if (database.dialect === 'sqlite') ensureDirectoryFor(database.config);
-    const knex = knexFactory(database.config);
+    // knex's own warnings (a dropped connection, a failed acquire) go to our log, not the console.
+    const knex = knexFactory({
+      ...database.config,
+      log: {
+        warn: (message: unknown) => logger.warn({ knex: message }, 'knex warning'),
+        error: (message: unknown) => logger.error({ knex: message }, 'knex error'),
+        deprecate: (message: unknown) => logger.warn({ knex: message }, 'knex deprecation'),
+        debug: (message: unknown) => logger.debug({ knex: message }, 'knex debug'),
+      },
+    });
     const connection = new ConnectionProvider(knex, database.dialect);
 
     const resolver = new ClassResolver(modules, FRAMEWORK_TYPES);
@@ -102,7 +111,10 @@ export class Application {
     for (const route of routes) if (!names.has(route.serviceClass)) names.set(route.serviceClass, route.file);
     for (const name of FRAMEWORK_TYPES.keys()) if (!names.has(name)) names.set(name, 'the runtime');
     try {
-      for (const [name, file] of names) await resolver.load(name, file);
+      for (const [name, file] of names) {
+        // A virtualType is only a name in di.xml; the class it varies is loaded under its own name.
+        if (!diConfig.types.get(name)?.virtualOf) await resolver.load(name, file);
+      }
       const objectManager = new ObjectManager(
         diConfig,
         resolver,

@@ -1,0 +1,77 @@
+import { expect } from 'chai';
+import net from 'node:net';
+import knexFactory from 'knex';
+import { parseDatabaseUrl } from '../../app/framework/db/dialect.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { freePort, ServerProcess } from '../support/serverProcess.js';
+
+describe('server processes', function () {
+  this.timeout(60_000);
+  let database: TestDatabase;
+  const servers: ServerProcess[] = [];
+
+  beforeEach(async () => {
+    database = await createTestDatabase();
+  });
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((s) => s.stop('SIGKILL')));
+    await database.release();
+  });
+
+  describe('when three start at once on a new database', () => {
+    it('should run every migration exactly once and all serve', async () => {
+      for (let i = 0; i < 3; i++) servers.push(ServerProcess.spawn(database.url, await freePort()));
+      await Promise.all(servers.map((s) => s.ready()));
+      const knex = knexFactory(parseDatabaseUrl(database.url).config);
+      try {
+        const migrations = (await knex('knex_migrations').select('name')) as { name: string }[];
+        const names = migrations.map((m) => m.name);
+        expect(names.length).to.be.greaterThan(0);
+        expect(new Set(names).size).to.equal(names.length);
+        const stores = await knex('store').where({ code: 'default' });
+        expect(stores).to.have.length(1);
+      } finally {
+        await knex.destroy();
+      }
+    });
+  });
+
+  describe('when one receives SIGTERM with a request in flight', () => {
+    it('should finish that request, refuse new connections and exit 0', async () => {
+      const server = ServerProcess.spawn(database.url, await freePort());
+      servers.push(server);
+      await server.ready();
+
+      // A request whose body is still arriving when the signal comes.
+      const body = JSON.stringify({ username: 'nobody', password: 'wrong-password-1' });
+      const socket = net.connect(server.port, '127.0.0.1');
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      let response = '';
+      socket.on('data', (chunk) => (response += chunk.toString()));
+      const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+      socket.write(
+        `POST /rest/V1/integration/admin/token HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      server.child.kill('SIGTERM');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+
+      // The listener is closed: a new connection is refused.
+      const refused = await new Promise<boolean>((resolve) => {
+        const probe = net.connect(server.port, '127.0.0.1');
+        probe.once('connect', () => {
+          probe.destroy();
+          resolve(false);
+        });
+        probe.once('error', () => resolve(true));
+      });
+      expect(refused).to.equal(true);
+
+      socket.write(body.slice(10));
+      await closed; // the server closes the connection once it has answered
+      expect(response).to.match(/^HTTP\/1\.1 401 /);
+      expect(response).to.contain('sign-in was incorrect');
+      expect(await server.exitCode()).to.equal(0);
+    });
+  });
+});
