@@ -1,0 +1,176 @@
+import { ConnectionProvider, FrameworkServices, inject, injectable, NoSuchEntityException, requestContext, type Knex } from '#framework';
+import type { RecommendationFormat, RecommendationInterface } from '../../Api/Data/RecommendationInterface.js';
+import {
+  FULFILLMENT_TYPES,
+  type FulfillmentType,
+  type RecommendationItemInterface,
+} from '../../Api/Data/RecommendationItemInterface.js';
+
+export const RECOMMENDATION_TABLE = 'dispensary_recommendation';
+export const ITEM_TABLE = 'dispensary_recommendation_item';
+const PRODUCT_TABLE = 'catalog_product';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export interface RecommendationRow {
+  recommendation_id: string;
+  patient_id: number;
+  store_id: number;
+  format: string;
+  status: string;
+  note: string | null;
+  notify_email: boolean | number;
+  notify_sms: boolean | number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A stored item, as inserted and updated. */
+export interface ItemRow {
+  item_id: string;
+  recommendation_id: string;
+  sku: string;
+  sku_key: string;
+  qty: number;
+  autoship_interval: string;
+  note: string | null;
+  fulfillment_type: string;
+  doctor_id: number | null;
+  location_id: number | null;
+}
+
+interface ItemReadRow extends ItemRow {
+  product_sku: string | null;
+  is_in_stock: boolean | number | string | null;
+}
+
+const ITEM_COLUMNS = [
+  'i.item_id',
+  'i.recommendation_id',
+  'i.sku',
+  'i.sku_key',
+  'i.qty',
+  'i.autoship_interval',
+  'i.note',
+  'i.fulfillment_type',
+  'i.doctor_id',
+  'i.location_id',
+  'p.sku as product_sku',
+  'p.is_in_stock',
+];
+
+/** An item row plus its catalog stock status, as the web API returns it. */
+export function toItem(row: ItemRow, productSku: string | null, inStock: boolean): RecommendationItemInterface {
+  return {
+    item_id: row.item_id,
+    sku: productSku ?? row.sku,
+    qty: Number(row.qty),
+    autoship_interval: row.autoship_interval,
+    note: row.note,
+    fulfillment_type: (FULFILLMENT_TYPES as readonly string[]).includes(row.fulfillment_type)
+      ? (row.fulfillment_type as FulfillmentType)
+      : 'automatic',
+    doctor_id: row.doctor_id === null ? null : Number(row.doctor_id),
+    location_id: row.location_id === null ? null : Number(row.location_id),
+    availability: inStock ? 'in stock' : 'out of stock',
+  };
+}
+
+export function toRecommendation(row: RecommendationRow, items: RecommendationItemInterface[]): RecommendationInterface {
+  return {
+    recommendation_id: row.recommendation_id,
+    patient_id: Number(row.patient_id),
+    store_id: Number(row.store_id),
+    format: row.format as RecommendationFormat,
+    status: 'pending',
+    note: row.note,
+    notify_email: Boolean(row.notify_email),
+    notify_sms: Boolean(row.notify_sms),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    items,
+  };
+}
+
+function truthy(value: boolean | number | string | null): boolean {
+  return value === true || value === 1 || value === '1' || value === 't' || value === 'true';
+}
+
+/**
+ * The SQL of recommendations and their items, shared by the services. Everything goes through
+ * `connection.get()`, so inside a request it is the unit of work's transaction.
+ */
+@injectable()
+export class RecommendationResource {
+  private readonly lockRows: boolean;
+
+  constructor(@inject(FrameworkServices.ConnectionProvider) private readonly connection: ConnectionProvider) {
+    // SQLite has no row locks (and knex warns on FOR UPDATE): its single writer serialises anyway.
+    this.lockRows = connection.dialect !== 'sqlite';
+  }
+
+  db(): Knex {
+    return this.connection.get();
+  }
+
+  /**
+   * The recommendation, if the current scope may see it; 404 otherwise (a store's data is
+   * invisible under another store's scope, even for an all-stores token). With `forUpdate`, the
+   * row stays locked until the request's transaction ends: item writes on one recommendation
+   * run one after the other.
+   */
+  async load(recommendationId: string, forUpdate = false): Promise<RecommendationRow> {
+    const id = recommendationId.trim().toLowerCase();
+    if (!UUID.test(id)) throw notFound(recommendationId);
+    const query = this.db()(RECOMMENDATION_TABLE).where('recommendation_id', id);
+    if (!requestContext.isAllStores()) query.andWhere('store_id', requestContext.store().id);
+    if (forUpdate && this.lockRows) query.forUpdate();
+    const row = (await query.first()) as RecommendationRow | undefined;
+    if (!row) throw notFound(recommendationId);
+    return row;
+  }
+
+  /** Items in the order first added, each with the catalog's spelling of its sku and its stock status: one query. */
+  async readItems(recommendationId: string): Promise<RecommendationItemInterface[]> {
+    const rows = (await this.db()(`${ITEM_TABLE} as i`)
+      .leftJoin(`${PRODUCT_TABLE} as p`, 'p.sku_key', 'i.sku_key')
+      .where('i.recommendation_id', recommendationId)
+      .orderBy('i.entity_id')
+      .select(ITEM_COLUMNS)) as ItemReadRow[];
+    return rows.map((row) => toItem(row, row.product_sku, truthy(row.is_in_stock)));
+  }
+
+  /** One multi-row insert; a row whose sku key the recommendation already holds is skipped by the unique index. */
+  async insertItemsIgnoringExisting(rows: readonly ItemRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.db()(ITEM_TABLE).insert(rows).onConflict(['recommendation_id', 'sku_key']).ignore();
+  }
+
+  async insertItems(rows: readonly ItemRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.db()(ITEM_TABLE).insert(rows);
+  }
+
+  async insertRecommendation(row: RecommendationRow): Promise<void> {
+    await this.db()(RECOMMENDATION_TABLE).insert(row);
+  }
+
+  async updateItem(itemId: string, changes: Partial<ItemRow>): Promise<void> {
+    await this.db()(ITEM_TABLE).where('item_id', itemId).update(changes);
+  }
+
+  /** Deletes those of `itemIds` that are items of the recommendation; answers how many were. */
+  async deleteItems(recommendationId: string, itemIds: readonly string[]): Promise<number> {
+    const ids = [...new Set(itemIds.map((id) => id.trim().toLowerCase()))].filter((id) => UUID.test(id));
+    if (ids.length === 0) return 0;
+    return this.db()(ITEM_TABLE).where('recommendation_id', recommendationId).whereIn('item_id', ids).del();
+  }
+
+  async touch(recommendationId: string, updatedAt: string): Promise<void> {
+    await this.db()(RECOMMENDATION_TABLE).where('recommendation_id', recommendationId).update({ updated_at: updatedAt });
+  }
+}
+
+function notFound(recommendationId: string): NoSuchEntityException {
+  return NoSuchEntityException.singleField('recommendation_id', recommendationId.length > 64 ? `${recommendationId.slice(0, 64)}...` : recommendationId);
+}
