@@ -1,0 +1,75 @@
+/**
+ * What the Acme tests need around the plugins: an app with chosen module config, a logger whose
+ * lines can be read, and a recommendation with products to put items on.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import request from 'supertest';
+import type { ApplicationOptions } from '../../../../app/bootstrap/Application.js';
+import { TestApp } from '../../../support/testApp.js';
+
+export const ITEM_CONTRACT = 'Dispensary\\Recommendation\\Api\\RecommendationItemManagementInterface';
+
+/** A config.json of its own, so the tests do not depend on what etc/config.json enables. */
+export function moduleConfigFile(modules: Record<string, boolean> = {}): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'acme-config-'));
+  const file = path.join(dir, 'config.json');
+  writeFileSync(file, JSON.stringify({ modules }));
+  return file;
+}
+
+export interface LogLine {
+  level: number;
+  msg: string;
+  [key: string]: unknown;
+}
+
+export function captureLogger(): { logger: pino.Logger; lines: LogLine[] } {
+  const lines: LogLine[] = [];
+  const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) });
+  return { logger, lines };
+}
+
+export interface Flow {
+  t: TestApp;
+  token: string;
+  recommendationId: string;
+  addItems(body: unknown): Promise<request.Response>;
+  updateItems(body: unknown): Promise<request.Response>;
+  deleteItems(ids: string[]): Promise<request.Response>;
+}
+
+/** Starts the app, creates two products, a patient and an empty recommendation. */
+export async function startFlow(options: ApplicationOptions): Promise<Flow> {
+  const t = await TestApp.start(options);
+  try {
+    const token = await t.integrationToken({ allStores: true });
+    const auth = { Authorization: `Bearer ${token}` };
+    for (const sku of ['VIT-D3', 'OMEGA-3']) {
+      const res = await request(t.http).post('/rest/all/V1/products').set(auth).send({ product: { sku, name: sku, price: 10 } });
+      if (res.status !== 200) throw new Error(`product ${sku}: ${res.status} ${JSON.stringify(res.body)}`);
+    }
+    const patient = await request(t.http)
+      .post('/rest/V1/dispensary/patient')
+      .set(auth)
+      .send({ patient: { firstname: 'Ada', lastname: 'Lovelace', email: `ada.${Date.now()}@example.com` } });
+    if (patient.status !== 200) throw new Error(`patient: ${patient.status} ${JSON.stringify(patient.body)}`);
+    const created = await request(t.http).post(`/rest/V1/dispensary/patient/${patient.body.patient_id}/recommendation`).set(auth);
+    if (created.status !== 200) throw new Error(`recommendation: ${created.status} ${JSON.stringify(created.body)}`);
+    const recommendationId = created.body.recommendation_id as string;
+    const itemsUrl = `/rest/V1/dispensary/recommendation/${recommendationId}/item`;
+    return {
+      t,
+      token,
+      recommendationId,
+      addItems: (body) => request(t.http).post(itemsUrl).set(auth).send(body as object),
+      updateItems: (body) => request(t.http).put(itemsUrl).set(auth).send(body as object),
+      deleteItems: (ids) => request(t.http).delete(itemsUrl).query({ id: ids }).set(auth),
+    };
+  } catch (error) {
+    await t.stop();
+    throw error;
+  }
+}
