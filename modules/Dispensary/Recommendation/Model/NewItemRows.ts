@@ -20,7 +20,7 @@ export interface NewItems {
 }
 
 /**
- * Turns requested items into rows to insert (creation and Add Items): one row per sku key, the
+ * Turns requested items into rows to insert (creation and Add Items): one row per new sku key, the
  * first occurrence winning, each sku checked against the catalog in one look-up. Any unknown or
  * disabled sku makes the whole request a 400 that names every one of them.
  */
@@ -28,11 +28,12 @@ export interface NewItems {
 export class NewItemRows {
   constructor(@inject(ProductRepositoryInterface) private readonly products: ProductRepositoryInterface) {}
 
-  async build(recommendationId: string, items: readonly RecommendationItemInput[]): Promise<NewItems> {
+  /** `existing`: sku keys the recommendation already holds; their items are ignored, unchecked. */
+  async build(recommendationId: string, items: readonly RecommendationItemInput[], existing: ReadonlySet<string> = new Set()): Promise<NewItems> {
     const first = new Map<string, { item: RecommendationItemInput; index: number }>();
     items.forEach((item, index) => {
       const key = skuKey(item.sku);
-      if (!first.has(key)) first.set(key, { item, index });
+      if (!first.has(key) && !existing.has(key)) first.set(key, { item, index });
     });
     if (first.size === 0) return { rows: [], products: new Map() };
     const products = await this.products.getBySkus([...first.values()].map(({ item }) => item.sku));

@@ -9,7 +9,7 @@ import {
 } from '../Api/Data/RecommendationItemInterface.js';
 import type { RecommendationItemManagementInterface } from '../Api/RecommendationItemManagementInterface.js';
 import { NewItemRows } from './NewItemRows.js';
-import { RecommendationResource, toRecommendation, type ItemRow } from './ResourceModel/RecommendationResource.js';
+import { RecommendationResource, toItem, toRecommendation, type ItemRow } from './ResourceModel/RecommendationResource.js';
 
 /** The fields Update Items may change, with what `null` stands for. */
 const UPDATABLE = [
@@ -36,11 +36,17 @@ export class RecommendationItemManagement implements RecommendationItemManagemen
 
   async addItems(recommendationId: string, recommendation: RecommendationItemsRequest): Promise<RecommendationInterface> {
     const row = await this.resource.load(recommendationId, true);
-    const { rows } = await this.newItems.build(row.recommendation_id, recommendation.items);
-    await this.resource.insertItemsIgnoringExisting(rows);
-    const items = await this.resource.readItems(row.recommendation_id);
-    const inserted = new Set(rows.map((r) => r.item_id));
-    if (items.some((item) => inserted.has(item.item_id))) {
+    const stored = await this.resource.readKeyedItems(row.recommendation_id);
+    const { rows, products } = await this.newItems.build(row.recommendation_id, recommendation.items, new Set(stored.map(({ key }) => key)));
+    const items = stored.map(({ item }) => item);
+    if (rows.length) {
+      // The row lock makes this request the only writer of the recommendation's items; the
+      // unique index would still skip (never duplicate) a sku that raced in without it.
+      await this.resource.insertItemsIgnoringExisting(rows);
+      for (const added of rows) {
+        const product = products.get(added.sku_key)!;
+        items.push(toItem(added, product.sku, product.extension_attributes.stock_item.is_in_stock));
+      }
       row.updated_at = nowTimestamp();
       await this.resource.touch(row.recommendation_id, row.updated_at);
     }
@@ -49,9 +55,9 @@ export class RecommendationItemManagement implements RecommendationItemManagemen
 
   async updateItems(recommendationId: string, recommendation: RecommendationItemsRequest): Promise<RecommendationInterface> {
     const row = await this.resource.load(recommendationId, true);
-    const items = await this.resource.readItems(row.recommendation_id);
-    const byKey = new Map<string, RecommendationItemInterface>();
-    for (const item of items) byKey.set(skuKey(item.sku), item);
+    const stored = await this.resource.readKeyedItems(row.recommendation_id);
+    const items = stored.map(({ item }) => item);
+    const byKey = new Map<string, RecommendationItemInterface>(stored.map(({ key, item }) => [key, item]));
     const before = new Map(items.map((item) => [item.item_id, { ...item }]));
     for (const change of recommendation.items) {
       const item = byKey.get(skuKey(change.sku));

@@ -39,6 +39,11 @@ export interface ItemRow {
   location_id: number | null;
 }
 
+export interface KeyedItem {
+  readonly key: string;
+  readonly item: RecommendationItemInterface;
+}
+
 interface ItemReadRow extends ItemRow {
   product_sku: string | null;
   is_in_stock: boolean | number | string | null;
@@ -132,12 +137,17 @@ export class RecommendationResource {
 
   /** Items in the order first added, each with the catalog's spelling of its sku and its stock status: one query. */
   async readItems(recommendationId: string): Promise<RecommendationItemInterface[]> {
+    return (await this.readKeyedItems(recommendationId)).map(({ item }) => item);
+  }
+
+  /** readItems(), with each item's sku key. */
+  async readKeyedItems(recommendationId: string): Promise<KeyedItem[]> {
     const rows = (await this.db()(`${ITEM_TABLE} as i`)
       .leftJoin(`${PRODUCT_TABLE} as p`, 'p.sku_key', 'i.sku_key')
       .where('i.recommendation_id', recommendationId)
       .orderBy('i.entity_id')
       .select(ITEM_COLUMNS)) as ItemReadRow[];
-    return rows.map((row) => toItem(row, row.product_sku, truthy(row.is_in_stock)));
+    return rows.map((row) => ({ key: row.sku_key, item: toItem(row, row.product_sku, truthy(row.is_in_stock)) }));
   }
 
   /** One multi-row insert; a row whose sku key the recommendation already holds is skipped by the unique index. */
