@@ -18,6 +18,7 @@ import { migrateLatest, ModuleMigrationSource } from '../framework/db/MigrationS
 import { UnitOfWork } from '../framework/db/UnitOfWork.js';
 import { ClassResolver } from '../framework/di/ClassResolver.js';
 import { ObjectManager } from '../framework/di/ObjectManager.js';
+import { injectionPoints } from '../framework/di/constructorParameters.js';
 import { createLogger, type Logger } from '../framework/logger.js';
 import { loadModules, type ModuleDefinition, type ModuleSources } from '../framework/module/ModuleLoader.js';
 import { CommandList } from '../framework/console/CommandList.js';
@@ -110,23 +111,32 @@ export class Application {
     const names = ObjectManager.referencedNames(diConfig);
     for (const route of routes) if (!names.has(route.serviceClass)) names.set(route.serviceClass, route.file);
     for (const name of FRAMEWORK_TYPES.keys()) if (!names.has(name)) names.set(name, 'the runtime');
+    const instances = new Map<string, unknown>([
+      ['Framework\\DB\\ConnectionProvider', connection],
+      ['Framework\\App\\RequestContext', requestContext],
+      ['Framework\\Logger\\LoggerInterface', logger],
+      ['Framework\\App\\DeploymentConfig', config],
+      ['Framework\\Module\\ModuleList', modules],
+      ['Framework\\Acl\\ResourceList', acl],
+    ]);
     try {
-      for (const [name, file] of names) {
+      const pending = [...names];
+      for (let next = pending.shift(); next; next = pending.shift()) {
+        const [name, file] = next;
         // A virtualType is only a name in di.xml; the class it varies is loaded under its own name.
-        if (!diConfig.types.get(name)?.virtualOf) await resolver.load(name, file);
+        if (diConfig.types.get(name)?.virtualOf) continue;
+        const value = await resolver.load(name, file);
+        if (typeof value !== 'function') continue;
+        // A class may @inject another class by name that no di.xml mentions: load it too, so it
+        // can be built and a name that does not resolve fails now, not on the first request.
+        for (const point of injectionPoints(value)) {
+          const id = point?.serviceId;
+          if (typeof id !== 'string' || names.has(id) || instances.has(id) || point!.optional) continue;
+          names.set(id, `${file}: ${name} (@inject in its constructor)`);
+          pending.push([id, names.get(id)!]);
+        }
       }
-      const objectManager = new ObjectManager(
-        diConfig,
-        resolver,
-        new Map<string, unknown>([
-          ['Framework\\DB\\ConnectionProvider', connection],
-          ['Framework\\App\\RequestContext', requestContext],
-          ['Framework\\Logger\\LoggerInterface', logger],
-          ['Framework\\App\\DeploymentConfig', config],
-          ['Framework\\Module\\ModuleList', modules],
-          ['Framework\\Acl\\ResourceList', acl],
-        ]),
-      );
+      const objectManager = new ObjectManager(diConfig, resolver, instances);
       objectManager.bindAll(names.keys());
       const specs = validateRoutes(routes, resolver, objectManager, acl, logger);
       return new Application(area, modules, config, database, knex, diConfig, objectManager, specs, acl, logger);

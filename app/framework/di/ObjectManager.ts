@@ -58,8 +58,8 @@ export class ObjectManager {
     }
     for (const type of config.types.values()) {
       const file = type.files[0]!;
+      add(type.name, file);
       if (type.virtualOf) add(type.virtualOf, file);
-      else add(type.name, file);
       for (const argument of type.arguments.values()) addArgument(argument);
       for (const plugin of type.plugins.values()) if (plugin.type) add(plugin.type, plugin.files[0]!);
     }
@@ -120,11 +120,19 @@ export class ObjectManager {
     }
     const typeConfig = this.config.types.get(name);
     if (typeConfig?.virtualOf) {
-      this.bindName(typeConfig.virtualOf);
-      const realName = this.concreteName(typeConfig.virtualOf);
-      const realClass = this.resolver.get(realName);
+      // A virtualType may vary another virtualType: its arguments apply over those of the chain.
+      const chain = [name];
+      let real = typeConfig.virtualOf;
+      while (this.config.types.get(real)?.virtualOf) {
+        if (chain.includes(real)) throw new ConfigError(`${typeConfig.files[0]}: virtualType cycle: ${[real, ...chain].join(' -> ')}`);
+        chain.unshift(real);
+        real = this.config.types.get(real)!.virtualOf!;
+      }
+      this.bindName(real);
+      const realName = this.concreteName(real);
+      const realClass = this.resolver.has(realName) ? this.resolver.get(realName) : undefined;
       if (!isClass(realClass)) throw new ConfigError(`${typeConfig.files[0]}: virtualType ${name} varies ${typeConfig.virtualOf}, which is not a class`);
-      this.bindClass(name, realClass, [realName, name]);
+      this.bindClass(name, realClass, [realName, ...chain]);
       return;
     }
     const value = this.resolver.has(name) ? this.resolver.get(name) : undefined;

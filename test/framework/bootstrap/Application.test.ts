@@ -1,0 +1,97 @@
+import { expect } from 'chai';
+import type { Application } from '../../../app/bootstrap/Application.js';
+import { ModuleTree, configXml, expectConfigError, routesXml } from '../support/moduleTree.js';
+
+const NS = 'Fixture\\Dispatch';
+const API = `${NS}\\Api\\DispatcherInterface`;
+const DISPATCHER = `${NS}\\Model\\Dispatcher`;
+const PREFERENCE = `<preference for="${API}" type="${DISPATCHER}"/>`;
+
+function route(service: string, method: string, url = '/V1/dispatch'): string {
+  return `<route url="${url}" method="POST"><service class="${service}" method="${method}"/><resources><resource ref="anonymous"/></resources></route>`;
+}
+
+describe('Application start-up checks', () => {
+  let tree: ModuleTree;
+  let app: Application | undefined;
+  beforeEach(() => {
+    tree = ModuleTree.create('runtime');
+  });
+  afterEach(async () => {
+    await app?.close();
+    app = undefined;
+    tree.remove();
+  });
+
+  const boot = async () => {
+    app = await tree.boot('webapi_rest');
+    return app;
+  };
+  const diFile = () => tree.path('Fixture_Dispatch', 'etc/di.xml');
+  const webapiFile = () => tree.path('Fixture_Dispatch', 'etc/webapi.xml');
+  const withDi = (body: string, webapi?: string) =>
+    tree.module('Fixture_Dispatch', { files: { 'etc/di.xml': configXml(body), ...(webapi ? { 'etc/webapi.xml': routesXml(webapi) } : {}) } });
+
+  describe('when a class named in di.xml does not resolve', () => {
+    it('should name the file and the class when there is no such file', async () => {
+      withDi(`<preference for="${API}" type="${NS}\\Model\\Missing"/>`);
+      await expectConfigError(boot, diFile(), `${NS}\\Model\\Missing`, 'does not resolve');
+    });
+
+    it('should name the file and the class when its module is not enabled', async () => {
+      withDi(`<preference for="${API}" type="Other\\Module\\Model\\Thing"/>`);
+      await expectConfigError(boot, diFile(), 'Other\\Module\\Model\\Thing', 'Other_Module');
+    });
+
+    it('should name the file and the class when the file lacks that export', async () => {
+      withDi(`<preference for="${API}" type="${NS}\\Model\\WrongExport"/>`);
+      await expectConfigError(boot, diFile(), `${NS}\\Model\\WrongExport`, 'no export "WrongExport"');
+    });
+
+    it('should name the file and the class of an object argument', async () => {
+      withDi(`<type name="${DISPATCHER}"><arguments><argument name="x" xsi:type="array"><item name="y" xsi:type="object">${NS}\\Api\\Nothing</item></argument></arguments></type>`);
+      await expectConfigError(boot, diFile(), `${NS}\\Api\\Nothing`);
+    });
+
+    it('should reject a name that is not of the form Vendor\\Module\\Path\\Name', async () => {
+      withDi(`<preference for="${API}" type="Dispatcher"/>`);
+      await expectConfigError(boot, diFile(), '"Dispatcher"');
+    });
+  });
+
+  describe('when a route is wrong', () => {
+    it('should fail on a method the contract does not have, naming the file, the route and the method', async () => {
+      withDi(PREFERENCE, route(API, 'dispatchAll'));
+      await expectConfigError(boot, webapiFile(), 'POST /V1/dispatch', '"dispatchAll"', API);
+    });
+
+    it('should fail on a contract that no preference serves, naming it', async () => {
+      withDi('', route(API, 'dispatch'));
+      await expectConfigError(boot, webapiFile(), API, '<preference>');
+    });
+
+    it('should fail on a service that is a class, not a contract', async () => {
+      withDi(PREFERENCE, route(DISPATCHER, 'dispatch'));
+      await expectConfigError(boot, webapiFile(), DISPATCHER, 'not a contract');
+    });
+
+    it('should fail on a service class that does not resolve, naming the file', async () => {
+      withDi(PREFERENCE, route(`${NS}\\Api\\MissingInterface`, 'dispatch'));
+      await expectConfigError(boot, webapiFile(), `${NS}\\Api\\MissingInterface`);
+    });
+
+    it('should accept a valid route and expose it with its method spec', async () => {
+      withDi(PREFERENCE, route(API, 'calc'));
+      const booted = await boot();
+      const [[definition, spec]] = [...booted.routes];
+      expect(definition!.serviceMethod).to.equal('calc');
+      expect(spec!.params.map((p) => p.name)).to.deep.equal(['log', 'a', 'b']);
+    });
+
+    it('should not read routes outside the webapi_rest area', async () => {
+      withDi('', route(API, 'dispatchAll'));
+      app = await tree.boot('global');
+      expect(app.routes.size).to.equal(0);
+    });
+  });
+});
