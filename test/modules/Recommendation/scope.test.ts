@@ -1,0 +1,80 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import { Dispensary, ok, type Recommendation } from './support.js';
+
+describe('Recommendation: scope isolation', () => {
+  let d: Dispensary;
+  let r: Recommendation;
+  let patientId: number;
+  let alphaToken: string;
+  let betaToken: string;
+  before(async () => {
+    d = await Dispensary.start();
+    await d.t.createStore('alpha');
+    await d.t.createStore('beta');
+    await d.products('S-1', 'S-2');
+    alphaToken = await d.t.integrationToken({ store: 'alpha' });
+    betaToken = await d.t.integrationToken({ store: 'beta' });
+    patientId = await d.patient('alpha');
+    r = ok(await d.createRecommendation(patientId, { recommendation: { items: ['S-1'] } }, 'alpha'));
+  });
+  after(async () => d?.stop());
+
+  const NOT_FOUND = { message: 'No such entity with %fieldName = %fieldValue' };
+
+  for (const [who, token] of [['an all-stores token', () => d.token], ['a token of that store', () => betaToken]] as const) {
+    describe(`when a recommendation of store alpha is used under store beta with ${who}`, () => {
+      it('should answer 404 on every route, exactly as if it did not exist, and change nothing', async () => {
+        const rec = `/rest/beta/V1/dispensary/recommendation/${r.recommendation_id}`;
+        const auth = `Bearer ${token()}`;
+        const answers = [
+          await request(d.http).get(rec).set('Authorization', auth),
+          await request(d.http).post(`${rec}/item`).set('Authorization', auth).send({ recommendation: { items: [{ sku: 'S-2', qty: 1 }] } }),
+          await request(d.http).put(`${rec}/item`).set('Authorization', auth).send({ recommendation: { items: [{ sku: 'S-1', qty: 5 }] } }),
+          await request(d.http).delete(`${rec}/item?id[]=${r.items[0]!.item_id}`).set('Authorization', auth),
+        ];
+        for (const res of answers) {
+          expect(res.status).to.equal(404);
+          expect(res.body).to.deep.include(NOT_FOUND);
+          expect(res.body.parameters).to.deep.equal({ fieldName: 'recommendation_id', fieldValue: r.recommendation_id });
+        }
+        expect(await d.read(r.recommendation_id, 'alpha')).to.deep.equal(r);
+      });
+
+      it('should answer 404 for the patient and for creating a recommendation for it', async () => {
+        const auth = `Bearer ${token()}`;
+        expect((await request(d.http).get(`/rest/beta/V1/dispensary/patient/${patientId}`).set('Authorization', auth)).status).to.equal(404);
+        const create = await request(d.http).post(`/rest/beta/V1/dispensary/patient/${patientId}/recommendation`).set('Authorization', auth);
+        expect(create.status).to.equal(404);
+      });
+    });
+  }
+
+  describe('when the default scope (/rest/V1) is used for data of another store', () => {
+    it('should answer 404', async () => {
+      const res = await request(d.http).get(`/rest/V1/dispensary/recommendation/${r.recommendation_id}`).set('Authorization', `Bearer ${d.token}`);
+      expect(res.status).to.equal(404);
+    });
+  });
+
+  describe('when the store\'s own token is used under its store', () => {
+    it('should read and change the recommendation', async () => {
+      const rec = `/rest/alpha/V1/dispensary/recommendation/${r.recommendation_id}`;
+      expect((await request(d.http).get(rec).set('Authorization', `Bearer ${alphaToken}`)).status).to.equal(200);
+      const res = await request(d.http).post(`${rec}/item`).set('Authorization', `Bearer ${alphaToken}`).send({ recommendation: { items: [{ sku: 'S-2', qty: 1 }] } });
+      expect(ok(res).items.map((i) => i.sku)).to.deep.equal(['S-1', 'S-2']);
+      await request(d.http).delete(`${rec}/item?id[]=${res.body.items[1].item_id}`).set('Authorization', `Bearer ${alphaToken}`);
+    });
+  });
+
+  describe('when the all scope is used', () => {
+    it('should see and change the recommendations of every store', async () => {
+      const other = await d.recommendation({ recommendation: { items: ['S-2'] } }, 'beta');
+      expect(ok(await d.get(r.recommendation_id, 'all')).store_id).to.equal(r.store_id);
+      expect(ok(await d.get(other.recommendation_id, 'all')).store_id).to.equal(other.store_id);
+      const updated = ok(await d.update(other.recommendation_id, { recommendation: { items: [{ sku: 'S-2', qty: 4 }] } }, 'all'));
+      expect(updated.items[0]!.qty).to.equal(4);
+      expect(updated.store_id).to.equal(other.store_id);
+    });
+  });
+});
