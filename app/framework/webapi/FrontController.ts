@@ -80,6 +80,7 @@ export class FrontController {
 
   private async dispatch(req: Request): Promise<unknown> {
     const segments = req.path.split('/').filter((s) => s !== '');
+    if (segments.length === 0) throw new WebapiException(404, NO_ROUTE); // bare /rest: no scope to check
     const defaultScope = segments.length > 0 && VERSION_SEGMENT.test(segments[0]!);
     const scopeCode = defaultScope ? null : (segments[0] ?? '');
     const routePath = '/' + (defaultScope ? segments : segments.slice(1)).join('/');

@@ -4,7 +4,8 @@
  */
 export type FieldTree = Map<string, FieldTree | true>;
 
-export function parseFields(spec: string): FieldTree | null {
+export function parseFields(raw: string): FieldTree | null {
+  const spec = raw.replace(/\s+/g, ''); // field names never hold whitespace: `a, b[ c ]` is `a,b[c]`
   let pos = 0;
   const parseList = (): FieldTree => {
     const tree: FieldTree = new Map();
