@@ -23,7 +23,7 @@ describe('Web API: error bodies', () => {
       expect(res.text).not.to.contain('hunter2');
       expect(res.text).not.to.contain('Shop.js');
       const logged = shop.logs.find((line) => line.reportId === reportId);
-      expect(logged, 'log line with the report id').to.exist;
+      expect(logged, 'log line with the report id').not.to.equal(undefined);
       expect(JSON.stringify(logged)).to.contain('hunter2');
     });
 

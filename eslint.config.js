@@ -1,0 +1,27 @@
+// Flat config: ESLint's and typescript-eslint's recommended rules over the whole tree.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/', 'node_modules/', 'var/', 'coverage/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      ecmaVersion: 2022,
+      sourceType: 'module',
+      globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' },
+    },
+    rules: {
+      // Plugin methods, express handlers and interface implementations often take arguments they
+      // do not use (Magento's `$subject`); a leading underscore says so on purpose.
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+    },
+  },
+  {
+    // The container and the interceptor inspect arbitrary classes reflectively (prototype chains,
+    // constructor sources, decorator metadata): there `Function` is exactly the type meant.
+    files: ['app/framework/di/**/*.ts', 'app/framework/interception/**/*.ts'],
+    rules: { '@typescript-eslint/no-unsafe-function-type': 'off' },
+  },
+);
