@@ -80,7 +80,8 @@ export class InputMapper {
       value = this.inject(param.name, param.snake, value, sources.placeholders);
       if (value === undefined) {
         if (param.required) errors.push(requiredField(param.snake));
-        return undefined;
+        // An optional parameter left out still gets its schema's default, if it has one.
+        return param.required ? undefined : param.schema.validate(undefined, VALIDATION_OPTIONS).value;
       }
       const result = param.schema.validate(value, VALIDATION_OPTIONS);
       if (result.error) errors.push(...joiErrors(result.error, param.snake));
