@@ -29,6 +29,7 @@ import { ErrorRenderer } from '../framework/webapi/ErrorRenderer.js';
 import { FrontController, type RouteTarget } from '../framework/webapi/FrontController.js';
 import { InputMapper } from '../framework/webapi/InputMapper.js';
 import { RouteRegistry } from '../framework/webapi/RouteRegistry.js';
+import { generateSchema } from '../framework/webapi/SchemaGenerator.js';
 import { DIST_ROOT, PROJECT_ROOT } from './paths.js';
 
 export interface DeploymentConfig {
@@ -168,6 +169,7 @@ export class Application {
     app.disable('x-powered-by');
     app.set('etag', false);
     app.set('query parser', 'extended');
+    const schemas = new Map<string, unknown>();
     const registry = new RouteRegistry<RouteTarget>();
     for (const [route, spec] of this.routes) registry.add(route, this.routeTarget(route, spec));
     const controller = new FrontController({
@@ -177,6 +179,11 @@ export class Application {
       unitOfWork: new UnitOfWork(this.knex),
       errors: new ErrorRenderer(this.logger, this.config.developerMode),
       bodyLimit: this.config.bodyLimit,
+      schema: (scopeCode) => {
+        let document = schemas.get(scopeCode);
+        if (!document) schemas.set(scopeCode, (document = generateSchema(this.routes, scopeCode)));
+        return document;
+      },
     });
     app.get('/health', async (_req, res) => {
       try {

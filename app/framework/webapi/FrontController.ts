@@ -35,6 +35,8 @@ export interface FrontControllerOptions {
   readonly errors: ErrorRenderer;
   /** Largest accepted body, in bytes. */
   readonly bodyLimit: number;
+  /** The Swagger document of `GET /rest/<scope>/schema`, by scope code. */
+  readonly schema?: (scopeCode: string) => unknown;
 }
 
 const VERSION_SEGMENT = /^V\d+$/;
@@ -47,6 +49,7 @@ type Response = express.Response;
 
 interface BodyParserError extends Error {
   type?: string;
+  status?: number;
   limit?: number;
   charset?: string;
   encoding?: string;
@@ -85,6 +88,9 @@ export class FrontController {
     const scopeCode = defaultScope ? null : (segments[0] ?? '');
     const routePath = '/' + (defaultScope ? segments : segments.slice(1)).join('/');
     const store = await this.resolveStore(scopeCode);
+    if (routePath === '/schema' && req.method === 'GET' && this.options.schema) {
+      return this.options.schema(scopeCode ?? 'default');
+    }
     const match = this.options.routes.match(req.method, routePath);
     if (!match) throw new WebapiException(404, NO_ROUTE);
     const { route, pathParams } = match;
@@ -172,6 +178,10 @@ function bodyError(error: BodyParserError): LocalizedException | BodyParserError
     case 'request.aborted':
       return new WebapiException(400, 'The request body was incomplete.');
     default:
+      // body-parser's other client errors, e.g. a body that does not inflate as its Content-Encoding says.
+      if (typeof error.status === 'number' && error.status >= 400 && error.status < 500) {
+        return new WebapiException(400, 'The request body could not be decoded.');
+      }
       return error;
   }
 }

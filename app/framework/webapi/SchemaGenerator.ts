@@ -1,0 +1,107 @@
+/**
+ * `GET /rest/<scope>/schema`: every route, described from the same contract descriptions that
+ * drive input mapping and validation, in Magento's Swagger 2.0 shape. Parameter schemas are JSON
+ * Schema converted from the joi schemas (joi-to-json), so an alternative (qty as an integer or a
+ * digit string) appears as `anyOf`.
+ */
+import joiToJson from 'joi-to-json';
+import type { MethodSpec } from '../contract/Contract.js';
+import type { RouteDefinition } from '../config/WebapiConfig.js';
+import { toSnakeCase } from './naming.js';
+
+type JsonObject = Record<string, unknown>;
+
+const ERROR_RESPONSE = {
+  type: 'object',
+  description: "Magento's REST error body",
+  properties: {
+    message: { type: 'string', description: 'Phrase with %placeholders' },
+    parameters: { type: 'object', description: 'Values of the placeholders' },
+    errors: {
+      type: 'array',
+      items: { type: 'object', properties: { message: { type: 'string' }, parameters: { type: 'object' } } },
+    },
+    trace: { type: 'string', description: 'Developer mode only' },
+  },
+  required: ['message'],
+};
+
+function jsonSchema(spec: MethodSpec['params'][number]): JsonObject {
+  try {
+    // joi-to-json is CommonJS: its function is the module itself.
+    const parse = joiToJson as unknown as (schema: unknown, mode: string) => JsonObject;
+    return parse(spec.schema, 'open-api');
+  } catch {
+    return { description: 'see the contract' };
+  }
+}
+
+function operationId(route: RouteDefinition): string {
+  const contract = route.serviceClass.split('\\').pop()!.replace(/Interface$/, '');
+  return `${contract.charAt(0).toLowerCase()}${contract.slice(1)}${route.serviceMethod.charAt(0).toUpperCase()}${route.serviceMethod.slice(1)}${route.method}`;
+}
+
+export function generateSchema(routes: ReadonlyMap<RouteDefinition, MethodSpec>, scopeCode: string): JsonObject {
+  const paths: Record<string, JsonObject> = {};
+  const tags = new Set<string>();
+  for (const [route, spec] of routes) {
+    const pathParams = new Set(route.url.split('/').filter((s) => s.startsWith(':')).map((s) => s.slice(1)));
+    const url = route.url.replace(/:(\w+)/g, '{$1}');
+    const tag = route.serviceClass.split('\\').pop()!.replace(/Interface$/, '');
+    tags.add(tag);
+    const parameters: JsonObject[] = [];
+    const bodyProperties: Record<string, JsonObject> = {};
+    const bodyRequired: string[] = [];
+    for (const param of spec.params) {
+      const snake = toSnakeCase(param.name);
+      const required = param.schema.$_getFlag('presence') === 'required';
+      if (pathParams.has(param.name) || pathParams.has(snake)) {
+        const name = pathParams.has(param.name) ? param.name : snake;
+        parameters.push({ name, in: 'path', type: 'string', required: true });
+      } else if (route.method === 'GET' || route.method === 'DELETE') {
+        for (const name of [snake, ...(param.aliases ?? [])]) {
+          parameters.push({ name, in: 'query', required: required && name === snake, 'x-schema': jsonSchema(param) });
+        }
+      } else {
+        bodyProperties[snake] = jsonSchema(param);
+        if (required) bodyRequired.push(snake);
+      }
+    }
+    if (Object.keys(bodyProperties).length) {
+      parameters.push({
+        name: `${operationId(route)}Body`,
+        in: 'body',
+        schema: { type: 'object', properties: bodyProperties, ...(bodyRequired.length ? { required: bodyRequired } : {}) },
+      });
+    }
+    paths[url] ??= {};
+    paths[url]![route.method.toLowerCase()] = {
+      tags: [tag],
+      description: spec.description ?? `${route.serviceClass}::${route.serviceMethod}`,
+      operationId: operationId(route),
+      consumes: ['application/json'],
+      produces: ['application/json'],
+      parameters,
+      'x-service': `${route.serviceClass}::${route.serviceMethod}`,
+      'x-resources': route.resources,
+      responses: {
+        200: { description: '200 Success.' },
+        400: { description: '400 Bad Request', schema: { $ref: '#/definitions/error-response' } },
+        401: { description: '401 Unauthorized', schema: { $ref: '#/definitions/error-response' } },
+        404: { description: '404 Not Found', schema: { $ref: '#/definitions/error-response' } },
+        default: { description: 'Unexpected error', schema: { $ref: '#/definitions/error-response' } },
+      },
+    };
+  }
+  return {
+    swagger: '2.0',
+    info: { version: 'V1', title: 'Dispensary REST API' },
+    basePath: `/rest/${scopeCode}`,
+    schemes: ['http', 'https'],
+    tags: [...tags].sort().map((name) => ({ name })),
+    securityDefinitions: { Bearer: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Bearer <token>' } },
+    security: [{ Bearer: [] }],
+    paths,
+    definitions: { 'error-response': ERROR_RESPONSE },
+  };
+}

@@ -1,0 +1,31 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import { TestApp } from '../support/testApp.js';
+
+describe('GET /rest/<scope>/schema', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await TestApp.start();
+  });
+  after(async () => t?.stop());
+
+  it('should describe every route in the Swagger 2.0 shape, from the contracts', async () => {
+    const res = await request(t.http).get('/rest/default/schema?services=all');
+    expect(res.status).to.equal(200);
+    expect(res.body.swagger).to.equal('2.0');
+    expect(res.body.basePath).to.equal('/rest/default');
+    const add = res.body.paths['/V1/dispensary/recommendation/{recommendationId}/item'].post;
+    expect(add['x-service']).to.equal('Dispensary\\Recommendation\\Api\\RecommendationItemManagementInterface::addItems');
+    expect(add['x-resources']).to.deep.equal(['Dispensary_Recommendation::recommendation']);
+    expect(add.parameters[0]).to.deep.equal({ name: 'recommendationId', in: 'path', type: 'string', required: true });
+    const body = add.parameters.find((p: { in: string }) => p.in === 'body');
+    expect(body.schema.required).to.deep.equal(['recommendation']);
+    expect(body.schema.properties.recommendation).to.have.property('type');
+    expect(Object.keys(res.body.paths)).to.include('/V1/store/storeViews');
+  });
+
+  it('should answer 400 for an unknown scope', async () => {
+    const res = await request(t.http).get('/rest/nowhere/schema');
+    expect(res.status).to.equal(400);
+  });
+});
