@@ -1,14 +1,21 @@
 /**
  * Running a composed chain (collecting it is PluginList.ts). Each method's chain is turned into
  * nested closures once, at start-up; a call then only walks arrays. Plugin methods may be sync or
- * async: a returned promise is awaited, a plain value is used as it is.
+ * async: a returned promise is awaited, a plain value is used as it is, so a synchronous method
+ * with synchronous plugins still answers synchronously.
  */
 import type { PluginLevel } from './PluginList.js';
 
-export type Invoke = (subject: object, args: unknown[]) => Promise<unknown>;
+/** A chain answers synchronously while every step does; from the first promise on, a promise. */
+export type Invoke = (subject: object, args: unknown[]) => unknown;
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return value !== null && typeof value === 'object' && typeof (value as PromiseLike<unknown>).then === 'function';
+}
+
+/** Calls `next` with the value, at once for a plain value, after it settles for a promise. */
+function then(value: unknown, next: (settled: unknown) => unknown): unknown {
+  return isThenable(value) ? Promise.resolve(value).then(next) : next(value);
 }
 
 /**
@@ -24,27 +31,30 @@ export function composeChain(levels: readonly PluginLevel[], original: Invoke): 
 
 function composeLevel(level: PluginLevel, inner: Invoke): Invoke {
   const { before, around, after } = level;
-  return async (subject, args) => {
-    for (const ref of before) {
-      let replaced = ref.fn.call(ref.plugin.instance(), subject, ...args);
-      if (isThenable(replaced)) replaced = await replaced;
-      if (replaced !== null && replaced !== undefined) args = Array.isArray(replaced) ? replaced : [replaced];
-    }
-    let result: unknown;
-    if (around) {
-      const proceed = (...proceedArgs: unknown[]) => inner(subject, proceedArgs);
-      result = around.fn.call(around.plugin.instance(), subject, proceed, ...args);
-    } else {
-      result = inner(subject, args);
-    }
-    if (isThenable(result)) result = await result;
-    for (const ref of after) {
-      result = ref.fn.call(ref.plugin.instance(), subject, result, ...args);
-      if (isThenable(result)) result = await result;
-    }
-    return result;
+  return (subject, initialArgs) => {
+    const runAfter = (index: number, result: unknown, args: unknown[]): unknown => {
+      if (index === after.length) return result;
+      const ref = after[index]!;
+      return then(ref.fn.call(ref.plugin.instance(), subject, result, ...args), (next) => runAfter(index + 1, next, args));
+    };
+    const runCore = (args: unknown[]): unknown => {
+      const result = around
+        ? around.fn.call(around.plugin.instance(), subject, (...proceedArgs: unknown[]) => inner(subject, proceedArgs), ...args)
+        : inner(subject, args);
+      return then(result, (settled) => runAfter(0, settled, args));
+    };
+    const runBefore = (index: number, args: unknown[]): unknown => {
+      if (index === before.length) return runCore(args);
+      const ref = before[index]!;
+      return then(ref.fn.call(ref.plugin.instance(), subject, ...args), (replaced) =>
+        runBefore(index + 1, replaced === null || replaced === undefined ? args : Array.isArray(replaced) ? replaced : [replaced]),
+      );
+    };
+    return runBefore(0, initialArgs);
   };
 }
+
+const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as FunctionConstructor;
 
 /**
  * Magento generates an `Interceptor` subclass per intercepted class; so do we. Intercepted
@@ -61,11 +71,19 @@ export function createInterceptorClass<T extends new (...args: never[]) => objec
   Object.defineProperty(Interceptor, 'name', { value: `${target.name}\\Interceptor` });
   for (const [method, levels] of chains) {
     const originalMethod = target.prototype[method] as (...args: unknown[]) => unknown;
-    const run = composeChain(levels, async (subject, args) => originalMethod.apply(subject, args));
+    const run = composeChain(levels, (subject, args) => originalMethod.apply(subject, args));
+    // An async method stays one: it always answers a promise, and a plugin's throw rejects it.
+    // A synchronous method stays synchronous as long as its plugins are.
+    const intercepted =
+      originalMethod instanceof AsyncFunction
+        ? async function intercepted(this: object, ...args: unknown[]) {
+            return run(this, args);
+          }
+        : function intercepted(this: object, ...args: unknown[]) {
+            return run(this, args);
+          };
     Object.defineProperty(Interceptor.prototype, method, {
-      value: function intercepted(this: object, ...args: unknown[]) {
-        return run(this, args);
-      },
+      value: intercepted,
       writable: true,
       configurable: true,
     });

@@ -284,6 +284,34 @@ describe('Interception', () => {
     });
   });
 
+  describe('when the target method is synchronous', () => {
+    beforeEach(() => {
+      tree.module('Fixture_Dispatch', { files: { 'etc/di.xml': configXml(on(`${NS}\\Model\\Formatter`, plugin('format', 'FormatPlugin'))) } });
+    });
+
+    it('should stay synchronous when every plugin method is', async () => {
+      const app = await boot();
+      const formatter = app.get<{ format(name: string): string }>(`${NS}\\Model\\Formatter`);
+      expect(formatter.format('  ann ')).to.equal('<ANN>!');
+    });
+
+    it('should keep an async method async: a plugin that throws rejects the promise', async () => {
+      const app = await boot();
+      const formatter = app.get<{ check(value: number): Promise<number> }>(`${NS}\\Model\\Formatter`);
+      expect(await formatter.check(2)).to.equal(2);
+      let thrownSynchronously = false;
+      let promise: Promise<number> | undefined;
+      try {
+        promise = formatter.check(13);
+      } catch {
+        thrownSynchronously = true;
+      }
+      expect(thrownSynchronously).to.equal(false);
+      const outcome = await promise!.then(() => 'resolved', (error: Error) => error.message);
+      expect(outcome).to.equal('unlucky');
+    });
+  });
+
   describe('when a plugin is wrong', () => {
     it('should fail at start-up on a plugin method that matches no method of the target, naming it', async () => {
       tree.module('Fixture_Dispatch', { files: { 'etc/di.xml': configXml(PREFERENCE + on(API, plugin('bad', 'BadPlugin', 10))) } });
