@@ -1,0 +1,353 @@
+/**
+ * The benchmark, as a function (bench/run.ts is its command line; test/bench runs it tiny):
+ *
+ *  1. a database of its own, migrated by the application, token made by the CLI, data seeded;
+ *  2. the three servers as child processes on loopback: the service, Express + knex, raw;
+ *  3. the same requests to each, answers compared (probes);
+ *  4. rounds of interleaved runs (service, Express, raw, service, ...) per scenario, each after
+ *     a warm-up and, for Add Items, after the database is back to its seeded state; medians;
+ *  5. scaling runs (items per Add request, recommendation size), the memory soak, and the
+ *     plugin-chain micro-benchmark.
+ */
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { addRequest, getRequest, SCENARIOS, scenarioRequest, updateRequest, type DataShape, type Scenario } from './data.js';
+import { drive, type LoadResult } from './load.js';
+import { pluginBenchmark, type PluginReport } from './plugins.js';
+import { probes, runProbes, type ProbeResult } from './probes.js';
+import { RssSampler, SERVER_KINDS, ServerProcess, type ServerKind } from './proc.js';
+import { summariseProfile, type ProfileSummary } from './profile.js';
+import { createBenchDatabase, Resetter, seed, type Seeded } from './seed.js';
+import { machineInfo, type MachineInfo } from './machine.js';
+import { median } from './stats.js';
+
+export interface ScalingOptions {
+  readonly addSizes: readonly number[];
+  readonly getSizes: readonly number[];
+  readonly warmupSeconds: number;
+  readonly seconds: number;
+  readonly servers: readonly ServerKind[];
+}
+
+export interface BenchOptions {
+  readonly mode: 'full' | 'smoke';
+  readonly shape: DataShape;
+  /** Where the database, results and profiles go (var/bench). */
+  readonly dir: string;
+  readonly connections: number;
+  readonly warmupSeconds: number;
+  readonly seconds: number;
+  readonly rounds: number;
+  readonly scenarios: readonly Scenario[];
+  readonly servers: readonly ServerKind[];
+  readonly scaling: ScalingOptions | null;
+  readonly plugins: { readonly counts: readonly number[]; readonly sampleMs: number; readonly samples: number } | null;
+  readonly soak: { readonly warmupRequests: number; readonly requests: number } | null;
+  /** Profile the service (node --cpu-prof) under Add Items load for this many seconds. */
+  readonly profileSeconds: number | null;
+  readonly log: (line: string) => void;
+}
+
+export interface RunRecord {
+  readonly round: number;
+  readonly result: LoadResult;
+  /** Largest RSS sampled during the run, MiB. */
+  readonly peakRssMiB: number;
+}
+
+export interface ServerSummary {
+  readonly runs: RunRecord[];
+  readonly rps: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly peakRssMiB: number;
+  readonly failures: number;
+}
+
+export interface ScenarioSummary {
+  readonly scenario: Scenario;
+  readonly servers: Partial<Record<ServerKind, ServerSummary>>;
+  readonly serviceVsExpress: number | null;
+  readonly serviceVsRaw: number | null;
+  /** service p99 / Express p99: at most 1 means "no worse". */
+  readonly p99VsExpress: number | null;
+}
+
+export interface ScalingPoint {
+  readonly server: ServerKind;
+  readonly kind: 'add' | 'get';
+  /** Items per Add request, or items in the recommendation read. */
+  readonly items: number;
+  readonly rps: number;
+  /** 1 / throughput: the server's time per request (one request at a time on its event loop). */
+  readonly msPerRequest: number;
+  readonly usPerItem: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly failures: number;
+}
+
+export interface SoakReport {
+  readonly requests: number;
+  readonly seconds: number;
+  readonly rps: number;
+  readonly failures: number;
+  readonly rssAfterWarmupMiB: number;
+  readonly rssEndMiB: number;
+  readonly peakRssMiB: number;
+  /** (end - after warm-up) / after warm-up, percent. */
+  readonly changePercent: number;
+  /** RSS every few seconds during the soak, MiB. */
+  readonly trace: { seconds: number; rssMiB: number }[];
+}
+
+export interface BenchReport {
+  readonly mode: 'full' | 'smoke';
+  readonly startedAt: string;
+  readonly seconds: number;
+  readonly machine: MachineInfo;
+  readonly database: string;
+  readonly settings: {
+    connections: number;
+    warmupSeconds: number;
+    seconds: number;
+    rounds: number;
+    shape: DataShape;
+  };
+  readonly seed: Omit<Seeded, 'token' | 'ids'>;
+  readonly startupRssMiB: Partial<Record<ServerKind, number>>;
+  readonly probes: ProbeResult[];
+  readonly scenarios: ScenarioSummary[];
+  readonly scaling: ScalingPoint[];
+  readonly soak: SoakReport | null;
+  readonly plugins: PluginReport | null;
+  readonly profile: ProfileSummary | null;
+  /** Lifetime peak RSS (VmHWM) of each server at the end. */
+  readonly hwmMiB: Partial<Record<ServerKind, number>>;
+  readonly notes: string[];
+}
+
+const failures = (r: LoadResult) => r.non2xx + r.errors + r.timeouts;
+
+export async function runBench(options: BenchOptions): Promise<BenchReport> {
+  const started = Date.now();
+  const startedAt = new Date(started).toISOString();
+  const { log, shape } = options;
+  const notes: string[] = [];
+  mkdirSync(options.dir, { recursive: true });
+
+  // In-process, before any server exists: nothing else competes for the CPU.
+  let plugins: PluginReport | null = null;
+  if (options.plugins) {
+    log('plugin chain micro-benchmark ...');
+    plugins = await pluginBenchmark(options.plugins.counts, options.plugins.sampleMs, options.plugins.samples);
+    log(`  worst ${plugins.worstNsPerPlugin.toFixed(0)} ns per async plugin; chain stable: ${plugins.chainStable}`);
+  }
+
+  const database = await createBenchDatabase(options.dir, options.mode === 'smoke' ? `smoke-${process.pid}` : 'bench');
+  let servers = [...options.servers];
+  if (database.dialect !== 'sqlite' && servers.includes('raw')) {
+    servers = servers.filter((s) => s !== 'raw');
+    notes.push(`The raw reference runs on SQLite only; on ${database.dialect} it is left out.`);
+  }
+  const running = new Map<ServerKind, ServerProcess>();
+  let resetter: Resetter | undefined;
+  try {
+    log(`seeding ${database.dialect} database ...`);
+    const seeded = await seed(database, shape);
+    log(`  ${seeded.counts.products} products, ${seeded.counts.recommendations} recommendations, ${seeded.counts.items} items in ${seeded.seconds.toFixed(1)} s`);
+    resetter = new Resetter(database.url, seeded.maxSeededItem);
+    const reset = resetter.reset.bind(resetter);
+
+    const startupRssMiB: Partial<Record<ServerKind, number>> = {};
+    const kinds = [...new Set([...servers, ...(options.scaling?.servers ?? []), ...(options.soak ? ['service' as const] : [])])];
+    const launched = await Promise.allSettled(kinds.map((kind) => ServerProcess.start(kind, { databaseUrl: database.url })));
+    for (const outcome of launched) if (outcome.status === 'fulfilled') running.set(outcome.value.kind, outcome.value);
+    for (const outcome of launched) if (outcome.status === 'rejected') throw outcome.reason;
+    for (const [kind, server] of running) startupRssMiB[kind] = server.memory()?.rssMiB ?? NaN;
+    const ordered = SERVER_KINDS.filter((k) => running.has(k)).map((k) => running.get(k)!);
+
+    log('probes: the same requests to every server ...');
+    const probeResults = await runProbes(
+      ordered.filter((s) => servers.includes(s.kind)),
+      seeded.token,
+      probes(seeded.ids, shape),
+      reset,
+    );
+    for (const p of probeResults) log(`  ${p.same ? 'same' : 'DIFFERENT'}  ${p.name} (${Object.values(p.status).join('/')})`);
+
+    // ---- interleaved rounds ------------------------------------------------------------------
+    const runs = new Map<string, RunRecord[]>();
+    const updateCounter = { value: 0 }; // one sequence for every Update run: each hit changes qty
+    for (let round = 1; round <= options.rounds; round++) {
+      for (const scenario of options.scenarios) {
+        for (const kind of servers) {
+          const server = running.get(kind)!;
+          if (scenario === 'add') await reset();
+          const counter = scenario === 'update' ? updateCounter : { value: 0 };
+          const next = (i: number) => scenarioRequest(scenario, seeded.ids, shape, i);
+          const common = { url: server.url, token: seeded.token, connections: options.connections, next, counter };
+          if (options.warmupSeconds > 0) await drive({ ...common, duration: options.warmupSeconds });
+          const sampler = new RssSampler(server.pid);
+          const result = await drive({ ...common, duration: options.seconds });
+          const peakRssMiB = sampler.stop();
+          const key = `${scenario}/${kind}`;
+          runs.set(key, [...(runs.get(key) ?? []), { round, result, peakRssMiB }]);
+          log(
+            `  round ${round} ${scenario.padEnd(6)} ${kind.padEnd(7)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50.toFixed(2)} ms  p99 ${result.p99.toFixed(2)} ms  RSS ${peakRssMiB.toFixed(0)} MiB` +
+              (failures(result) ? `  FAILURES ${JSON.stringify(result.statusCodes)} errors ${result.errors}` : ''),
+          );
+        }
+      }
+    }
+    const scenarios: ScenarioSummary[] = options.scenarios.map((scenario) => {
+      const summaries: Partial<Record<ServerKind, ServerSummary>> = {};
+      for (const kind of servers) {
+        const list = runs.get(`${scenario}/${kind}`) ?? [];
+        summaries[kind] = {
+          runs: list,
+          rps: median(list.map((r) => r.result.rps)),
+          p50: median(list.map((r) => r.result.p50)),
+          p99: median(list.map((r) => r.result.p99)),
+          peakRssMiB: Math.max(...list.map((r) => r.peakRssMiB)),
+          failures: list.reduce((sum, r) => sum + failures(r.result), 0),
+        };
+      }
+      const s = summaries.service;
+      return {
+        scenario,
+        servers: summaries,
+        serviceVsExpress: s && summaries.express ? s.rps / summaries.express.rps : null,
+        serviceVsRaw: s && summaries.raw ? s.rps / summaries.raw.rps : null,
+        p99VsExpress: s && summaries.express ? s.p99 / summaries.express.p99 : null,
+      };
+    });
+
+    // ---- scaling -------------------------------------------------------------------------------
+    const scaling: ScalingPoint[] = [];
+    if (options.scaling) {
+      const sc = options.scaling;
+      log('scaling runs ...');
+      for (const kind of sc.servers) {
+        const server = running.get(kind);
+        if (!server) continue;
+        const point = async (pointKind: 'add' | 'get', items: number, next: (i: number) => ReturnType<typeof addRequest>) => {
+          if (pointKind === 'add') await reset();
+          const common = { url: server.url, token: seeded.token, connections: options.connections, next, counter: { value: 0 } };
+          if (sc.warmupSeconds > 0) await drive({ ...common, duration: sc.warmupSeconds });
+          const result = await drive({ ...common, duration: sc.seconds });
+          const msPerRequest = 1000 / result.rps;
+          scaling.push({
+            server: kind,
+            kind: pointKind,
+            items,
+            rps: result.rps,
+            msPerRequest,
+            usPerItem: (msPerRequest * 1000) / items,
+            p50: result.p50,
+            p99: result.p99,
+            failures: failures(result),
+          });
+          log(`  ${kind.padEnd(7)} ${pointKind} ${String(items).padStart(6)} items: ${msPerRequest.toFixed(3)} ms/request, ${((msPerRequest * 1000) / items).toFixed(1)} µs/item${failures(result) ? `  FAILURES ${JSON.stringify(result.statusCodes)}` : ''}`);
+        };
+        for (const n of sc.addSizes) await point('add', n, (i) => addRequest(seeded.ids, shape, i, n));
+        for (const size of sc.getSizes) {
+          const id = seeded.ids.bySize.get(size);
+          if (!id) throw new Error(`no seeded recommendation of ${size} items (shape.scalingSizes)`);
+          await point('get', size, () => getRequest({ ...seeded.ids, recommendations: [id] }, 0));
+        }
+      }
+    }
+
+    // ---- memory soak -----------------------------------------------------------------------------
+    let soak: SoakReport | null = null;
+    if (options.soak) {
+      const server = running.get('service')!;
+      log(`memory soak: ${options.soak.requests} requests (Add, Update, GET in turn) ...`);
+      await reset();
+      const counters = { add: 0, update: updateCounter.value };
+      const next = (i: number) => {
+        const which = SCENARIOS[i % 3]!;
+        if (which === 'add') return addRequest(seeded.ids, shape, counters.add++);
+        if (which === 'update') return updateRequest(seeded.ids, shape, counters.update++);
+        return getRequest(seeded.ids, i);
+      };
+      const counter = { value: 0 };
+      const common = { url: server.url, token: seeded.token, connections: options.connections, next, counter };
+      await drive({ ...common, amount: options.soak.warmupRequests });
+      const rssAfterWarmupMiB = server.memory()!.rssMiB;
+      const trace: { seconds: number; rssMiB: number }[] = [{ seconds: 0, rssMiB: rssAfterWarmupMiB }];
+      const soakStart = Date.now();
+      const tracer = setInterval(() => trace.push({ seconds: (Date.now() - soakStart) / 1000, rssMiB: server.memory()?.rssMiB ?? NaN }), 5_000);
+      const sampler = new RssSampler(server.pid, 250);
+      const result = await drive({ ...common, amount: options.soak.requests });
+      clearInterval(tracer);
+      const peakRssMiB = sampler.stop();
+      const rssEndMiB = server.memory()!.rssMiB;
+      trace.push({ seconds: (Date.now() - soakStart) / 1000, rssMiB: rssEndMiB });
+      soak = {
+        requests: result.requests,
+        seconds: result.seconds,
+        rps: result.rps,
+        failures: failures(result),
+        rssAfterWarmupMiB,
+        rssEndMiB,
+        peakRssMiB,
+        changePercent: (100 * (rssEndMiB - rssAfterWarmupMiB)) / rssAfterWarmupMiB,
+        trace,
+      };
+      log(`  ${result.requests} requests in ${result.seconds.toFixed(0)} s; RSS ${rssAfterWarmupMiB.toFixed(1)} -> ${rssEndMiB.toFixed(1)} MiB (${soak.changePercent.toFixed(1)}%)`);
+    }
+
+    const hwmMiB: Partial<Record<ServerKind, number>> = {};
+    for (const [kind, server] of running) hwmMiB[kind] = server.memory()?.hwmMiB ?? NaN;
+
+    // ---- profile -----------------------------------------------------------------------------
+    let profile: ProfileSummary | null = null;
+    if (options.profileSeconds) {
+      profile = await profileService(options, database.url, seeded, reset);
+    }
+
+    return {
+      mode: options.mode,
+      startedAt,
+      seconds: (Date.now() - started) / 1000,
+      machine: machineInfo(),
+      database: database.dialect,
+      settings: { connections: options.connections, warmupSeconds: options.warmupSeconds, seconds: options.seconds, rounds: options.rounds, shape },
+      seed: { maxSeededItem: seeded.maxSeededItem, counts: seeded.counts, seconds: seeded.seconds },
+      startupRssMiB,
+      probes: probeResults,
+      scenarios,
+      scaling,
+      soak,
+      plugins,
+      profile,
+      hwmMiB,
+      notes,
+    };
+  } finally {
+    await Promise.all([...running.values()].map((s) => s.stop()));
+    await resetter?.close();
+    await database.release();
+  }
+}
+
+/** The service under Add Items load with node --cpu-prof; where its time goes. */
+async function profileService(options: BenchOptions, databaseUrl: string, seeded: Seeded, reset: () => Promise<unknown>): Promise<ProfileSummary> {
+  const dir = path.resolve(options.dir, 'profile');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  await reset();
+  options.log(`profiling the service on Add Items for ${options.profileSeconds} s ...`);
+  const server = await ServerProcess.start('service', { databaseUrl, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=200'] });
+  try {
+    const next = (i: number) => addRequest(seeded.ids, options.shape, i);
+    await drive({ url: server.url, token: seeded.token, connections: options.connections, next, counter: { value: 0 }, duration: options.profileSeconds! });
+  } finally {
+    await server.stop(15_000);
+  }
+  const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+  if (!file) throw new Error(`no .cpuprofile written in ${dir}`);
+  return summariseProfile(path.join(dir, file), ['toSQL', 'transaction', '_query', 'query', 'map', 'validate', 'handle', 'dispatch', 'authorize', 'run', 'JSON.stringify', 'stringify']);
+}

@@ -1,0 +1,97 @@
+/**
+ * `npm run bench`: the whole benchmark (under 10 minutes on 2 cores), results printed and written
+ * to var/bench/results.json and var/bench/results.md.
+ * `npm run bench:smoke`: every part for about a second on tiny data, to prove the scripts work.
+ *
+ * Options (after `--`): --smoke, --rounds N, --seconds S, --warmup S, --connections N,
+ * --scenarios add,update,get, --servers service,express,raw, --no-scaling, --no-soak,
+ * --no-plugins, --soak-requests N, --profile [S] (node --cpu-prof on the service under Add Items
+ * load; summary in the results, profile in var/bench/profile/). DATABASE_URL=mysql://... or
+ * postgres://... runs on that server in a database / schema of its own (raw is SQLite-only).
+ */
+import 'reflect-metadata';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../app/bootstrap/paths.js';
+import { runBench, type BenchOptions } from './lib/bench.js';
+import { FULL_SHAPE, SCENARIOS, SMOKE_SHAPE, type Scenario } from './lib/data.js';
+import { SERVER_KINDS, type ServerKind } from './lib/proc.js';
+import { markdown } from './lib/report.js';
+
+process.env.LOG_LEVEL ??= 'warn';
+
+export function benchOptions(argv: readonly string[], log: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): BenchOptions {
+  const has = (flag: string) => argv.includes(flag);
+  const value = (flag: string): string | undefined => {
+    const i = argv.indexOf(flag);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const num = (flag: string, fallback: number) => {
+    const v = value(flag);
+    if (v === undefined) return fallback;
+    const n = Number(v);
+    if (!Number.isFinite(n) || n < 0) throw new Error(`${flag} needs a number, got "${v}"`);
+    return n;
+  };
+  const list = <T extends string>(flag: string, all: readonly T[]): T[] => {
+    const v = value(flag);
+    if (!v) return [...all];
+    const picked = v.split(',').map((s) => s.trim()) as T[];
+    for (const p of picked) if (!all.includes(p)) throw new Error(`${flag}: unknown "${p}" (one of ${all.join(', ')})`);
+    return picked;
+  };
+  const smoke = has('--smoke');
+  const dir = path.join(PROJECT_ROOT, 'var', 'bench');
+  const profileArg = value('--profile');
+  const profileSeconds = has('--profile') ? (profileArg && /^\d+(\.\d+)?$/.test(profileArg) ? Number(profileArg) : smoke ? 1 : 15) : null;
+  return {
+    mode: smoke ? 'smoke' : 'full',
+    shape: smoke ? SMOKE_SHAPE : FULL_SHAPE,
+    dir,
+    connections: num('--connections', 10),
+    warmupSeconds: num('--warmup', smoke ? 0.3 : 2),
+    seconds: num('--seconds', smoke ? 1 : 10),
+    rounds: num('--rounds', smoke ? 1 : 3),
+    scenarios: list<Scenario>('--scenarios', SCENARIOS),
+    servers: list<ServerKind>('--servers', SERVER_KINDS),
+    scaling: has('--no-scaling')
+      ? null
+      : smoke
+        ? { addSizes: [1, 10], getSizes: [10, 100], warmupSeconds: 0.2, seconds: 0.5, servers: ['service'] }
+        : { addSizes: [1, 10, 100, 1000], getSizes: [10, 1000, 10000], warmupSeconds: 1, seconds: 3, servers: list<ServerKind>('--scaling-servers', SERVER_KINDS) },
+    plugins: has('--no-plugins') ? null : smoke ? { counts: [0, 1, 5], sampleMs: 10, samples: 1 } : { counts: [0, 1, 5, 20], sampleMs: 100, samples: 5 },
+    soak: has('--no-soak') ? null : { warmupRequests: smoke ? 100 : 5_000, requests: num('--soak-requests', smoke ? 300 : 100_000) },
+    profileSeconds,
+    log,
+  };
+}
+
+export function writeResults(dir: string, report: Awaited<ReturnType<typeof runBench>>): { json: string; md: string; text: string } {
+  const name = report.mode === 'smoke' ? 'smoke-results' : 'results';
+  const json = path.join(dir, `${name}.json`);
+  const md = path.join(dir, `${name}.md`);
+  const text = markdown(report);
+  writeFileSync(json, `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(md, text);
+  return { json, md, text };
+}
+
+async function main(): Promise<void> {
+  const options = benchOptions(process.argv.slice(2));
+  const report = await runBench(options);
+  const { json, md, text } = writeResults(options.dir, report);
+  process.stdout.write(`\n${text}\nWritten: ${path.relative(process.cwd(), json)}, ${path.relative(process.cwd(), md)}\n`);
+  const failed = report.scenarios.some((s) => Object.values(s.servers).some((v) => v.failures > 0)) || report.probes.some((p) => !p.same);
+  if (failed) {
+    process.stderr.write('Some requests failed or the servers answered differently: see above.\n');
+    process.exitCode = 1;
+  }
+}
+
+// Run only as the entry point (the smoke test imports benchOptions / writeResults).
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  });
+}

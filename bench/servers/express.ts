@@ -1,0 +1,327 @@
+/**
+ * Reference E: what a developer would write instead of the framework, for the benchmark's three
+ * routes. Express 5 + express.json + the same joi schema (the contract's field rules) + knex with
+ * the same queries in the same transaction as the service, the same JSON out. No DI container,
+ * no plugins, no request context: that is the difference the benchmark measures.
+ *
+ * Env: DATABASE_URL, PORT, HOST.
+ */
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type Joi from 'joi';
+import knexFactory, { type Knex } from 'knex';
+import { itemsRequestSchema } from '../../modules/Dispensary/Recommendation/Api/schemas.js';
+import {
+  BEARER,
+  checkToken,
+  hashToken,
+  HttpError,
+  inputError,
+  MSG,
+  notFound,
+  nowTimestamp,
+  skuKey,
+  toItem,
+  toRecommendation,
+  TOKEN_PATTERN,
+  truthy,
+  unauthorized,
+  UPDATABLE,
+  UUID,
+  type ItemInput,
+  type ItemOut,
+  type ItemReadRow,
+  type ItemRow,
+  type Params,
+  type RecommendationRow,
+  type TokenRow,
+} from './common.js';
+
+/** A knex config as a user writes it: the same driver and pragmas the service uses. */
+function knexConfig(url: string): Knex.Config {
+  if (url.startsWith('sqlite:')) {
+    const filename = url.slice('sqlite:'.length);
+    return {
+      client: 'better-sqlite3',
+      connection: { filename },
+      useNullAsDefault: true,
+      pool: {
+        min: 1,
+        max: 1,
+        afterCreate(conn: { pragma(sql: string): unknown }, done: (err: Error | null, conn: unknown) => void) {
+          conn.pragma('journal_mode = WAL');
+          conn.pragma('busy_timeout = 5000');
+          conn.pragma('foreign_keys = ON');
+          done(null, conn);
+        },
+      },
+    };
+  }
+  const parsed = new URL(url);
+  if (parsed.protocol === 'mysql:' || parsed.protocol === 'mariadb:') {
+    return {
+      client: 'mysql2',
+      connection: {
+        host: parsed.hostname,
+        port: Number(parsed.port || 3306),
+        user: decodeURIComponent(parsed.username),
+        password: decodeURIComponent(parsed.password),
+        database: parsed.pathname.slice(1),
+        dateStrings: true,
+        decimalNumbers: true,
+        charset: 'utf8mb4',
+        timezone: 'Z',
+      },
+      pool: { min: 0, max: 10 },
+    };
+  }
+  const schema = parsed.searchParams.get('schema');
+  parsed.searchParams.delete('schema');
+  return { client: 'pg', connection: { connectionString: parsed.toString() }, searchPath: schema ? [schema] : undefined, pool: { min: 0, max: 10 } };
+}
+
+const url = process.env.DATABASE_URL!;
+const knex = knexFactory(knexConfig(url));
+const lockRows = !url.startsWith('sqlite:');
+
+interface StoreRow {
+  store_id: number;
+  code: string;
+  is_active: number | boolean;
+  is_default: number | boolean;
+}
+
+const stores = new Map<string, number>();
+
+async function resolveStore(code: string | undefined): Promise<number> {
+  const key = code ?? '';
+  const cached = stores.get(key);
+  if (cached !== undefined) return cached;
+  const row = (code === undefined
+    ? await knex('store').where({ is_default: true }).first()
+    : /^[a-z][a-z0-9_]{0,31}$/.test(code)
+      ? await knex('store').where({ code }).first()
+      : undefined) as StoreRow | undefined;
+  if (!row || !row.is_active) throw new HttpError(400, MSG.unknownStore, { storeCode: key.slice(0, 64) });
+  stores.set(key, Number(row.store_id));
+  return Number(row.store_id);
+}
+
+async function authorize(req: Request, storeId: number): Promise<void> {
+  const token = BEARER.exec(req.headers.authorization ?? '')?.[1];
+  if (!token || !TOKEN_PATTERN.test(token)) throw unauthorized();
+  const hash = hashToken(token);
+  const row = (await knex('integration_token').where({ token_hash: hash }).first()) as TokenRow | undefined;
+  checkToken(row, hash, storeId);
+}
+
+function validate(body: unknown): ItemInput[] {
+  const value = (body as Record<string, unknown> | undefined)?.recommendation;
+  if (value === undefined) throw inputError([{ phrase: MSG.required, parameters: { fieldName: 'recommendation' } }]);
+  const result = itemsRequestSchema.validate(value, { abortEarly: false, convert: true, errors: { wrap: { label: false } } });
+  if (result.error) throw inputError(result.error.details.map(joiError));
+  return (result.value as { items: ItemInput[] }).items;
+}
+
+function joiError(detail: Joi.ValidationErrorItem): { phrase: string; parameters: Params } {
+  let fieldName = 'recommendation';
+  for (const part of detail.path) fieldName += typeof part === 'number' ? `[${part}]` : `.${part}`;
+  const error = detail.context?.error as { phrase?: string; parameters?: Params } | undefined;
+  if (detail.type === 'any.required') return { phrase: MSG.required, parameters: { fieldName } };
+  if (detail.type === 'object.unknown') return { phrase: MSG.unknownField, parameters: { fieldName } };
+  if (detail.type === 'any.custom' && error?.phrase) return { phrase: error.phrase, parameters: { ...error.parameters } };
+  const raw = detail.context?.value as unknown;
+  const text = typeof raw === 'string' ? raw : raw === undefined ? '' : (JSON.stringify(raw) ?? String(raw));
+  return { phrase: MSG.invalid, parameters: { fieldName, value: text.length > 200 ? `${text.slice(0, 200)}...` : text } };
+}
+
+async function loadRecommendation(db: Knex, id: string, storeId: number, forUpdate: boolean): Promise<RecommendationRow> {
+  const key = id.trim().toLowerCase();
+  if (!UUID.test(key)) throw notFound(id);
+  const query = db('dispensary_recommendation').where('recommendation_id', key).andWhere('store_id', storeId);
+  if (forUpdate && lockRows) query.forUpdate();
+  const row = (await query.first()) as RecommendationRow | undefined;
+  if (!row) throw notFound(id);
+  return row;
+}
+
+async function readItems(db: Knex, recommendationId: string): Promise<{ key: string; item: ItemOut }[]> {
+  const rows = (await db('dispensary_recommendation_item as i')
+    .leftJoin('catalog_product as p', 'p.sku_key', 'i.sku_key')
+    .where('i.recommendation_id', recommendationId)
+    .orderBy('i.entity_id')
+    .select([
+      'i.item_id',
+      'i.recommendation_id',
+      'i.sku',
+      'i.sku_key',
+      'i.qty',
+      'i.autoship_interval',
+      'i.note',
+      'i.fulfillment_type',
+      'i.doctor_id',
+      'i.location_id',
+      'p.sku as product_sku',
+      'p.is_in_stock',
+    ])) as ItemReadRow[];
+  return rows.map((row) => ({ key: row.sku_key, item: toItem(row, row.product_sku, truthy(row.is_in_stock)) }));
+}
+
+interface ProductRow {
+  sku: string;
+  sku_key: string;
+  status: number | string;
+  is_in_stock: number | boolean | string;
+}
+
+async function addItems(trx: Knex.Transaction, id: string, storeId: number, input: ItemInput[]) {
+  const rec = await loadRecommendation(trx, id, storeId, true);
+  const stored = await readItems(trx, rec.recommendation_id);
+  const existing = new Set(stored.map((s) => s.key));
+  const items = stored.map((s) => s.item);
+  // First occurrence of each new sku wins; skus already in the recommendation are ignored.
+  const first = new Map<string, { item: ItemInput; index: number }>();
+  input.forEach((item, index) => {
+    const key = skuKey(item.sku);
+    if (!first.has(key) && !existing.has(key)) first.set(key, { item, index });
+  });
+  if (first.size === 0) return toRecommendation(rec, items);
+  const keys = [...new Set([...first.values()].map(({ item }) => skuKey(item.sku)))].filter((k) => k !== '');
+  const found = (await trx('catalog_product')
+    .select(['entity_id', 'sku', 'sku_key', 'name', 'price', 'status', 'is_in_stock'])
+    .whereIn('sku_key', keys)) as ProductRow[];
+  const products = new Map(found.map((p) => [p.sku_key, p]));
+  const errors: { phrase: string; parameters: Params }[] = [];
+  const rows: ItemRow[] = [];
+  for (const [key, { item, index }] of first) {
+    const product = products.get(key);
+    const where = { sku: item.sku, fieldName: `recommendation.items[${index}].sku` };
+    if (!product) errors.push({ phrase: MSG.productNotFound, parameters: where });
+    else if (Number(product.status) === 2) errors.push({ phrase: MSG.productDisabled, parameters: where });
+    else {
+      rows.push({
+        item_id: randomUUID(),
+        recommendation_id: rec.recommendation_id,
+        sku: product.sku,
+        sku_key: skuKey(product.sku),
+        qty: item.qty,
+        autoship_interval: item.autoship_interval ?? 'once',
+        note: item.note ?? null,
+        fulfillment_type: item.fulfillment_type ?? 'automatic',
+        doctor_id: item.doctor_id ?? null,
+        location_id: item.location_id ?? null,
+      });
+    }
+  }
+  if (errors.length) throw inputError(errors);
+  await trx('dispensary_recommendation_item').insert(rows).onConflict(['recommendation_id', 'sku_key']).ignore();
+  for (const row of rows) {
+    const product = products.get(row.sku_key)!;
+    items.push(toItem(row, product.sku, product.is_in_stock === true || Number(product.is_in_stock) === 1));
+  }
+  rec.updated_at = nowTimestamp();
+  await trx('dispensary_recommendation').where('recommendation_id', rec.recommendation_id).update({ updated_at: rec.updated_at });
+  return toRecommendation(rec, items);
+}
+
+async function updateItems(trx: Knex.Transaction, id: string, storeId: number, input: ItemInput[]) {
+  const rec = await loadRecommendation(trx, id, storeId, true);
+  const stored = await readItems(trx, rec.recommendation_id);
+  const items = stored.map((s) => s.item);
+  const byKey = new Map(stored.map((s) => [s.key, s.item]));
+  const before = new Map(items.map((item) => [item.item_id, { ...item }]));
+  for (const change of input) {
+    const item = byKey.get(skuKey(change.sku)) as unknown as Record<string, unknown> | undefined;
+    if (!item) continue;
+    for (const [field, fallback] of UPDATABLE) {
+      const value = change[field as keyof ItemInput];
+      if (value !== undefined) item[field] = value ?? fallback;
+    }
+  }
+  let changed = false;
+  for (const item of items) {
+    const old = before.get(item.item_id)!;
+    const changes: Record<string, unknown> = {};
+    for (const [field] of UPDATABLE) if (item[field] !== old[field]) changes[field] = item[field];
+    if (Object.keys(changes).length) {
+      changed = true;
+      await trx('dispensary_recommendation_item').where('item_id', item.item_id).update(changes);
+    }
+  }
+  if (changed) {
+    rec.updated_at = nowTimestamp();
+    await trx('dispensary_recommendation').where('recommendation_id', rec.recommendation_id).update({ updated_at: rec.updated_at });
+  }
+  return toRecommendation(rec, items);
+}
+
+function fail(res: Response, error: unknown): void {
+  if (error instanceof HttpError) {
+    res.status(error.status).json(error.body());
+    return;
+  }
+  const parserError = error as { type?: string; status?: number };
+  if (parserError.type === 'entity.parse.failed') {
+    res.status(400).json({ message: MSG.decoding });
+    return;
+  }
+  process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+  res.status(500).json({ message: MSG.internal });
+}
+
+const app = express();
+app.disable('x-powered-by');
+app.set('etag', false); // the service sends no ETag either: the same response
+app.use(express.json({ limit: '1mb' }));
+
+const ITEM_ROUTE = '/rest{/:scope}/V1/dispensary/recommendation/:id/item';
+
+app.post(ITEM_ROUTE, async (req, res) => {
+  try {
+    const storeId = await resolveStore(req.params.scope);
+    await authorize(req, storeId);
+    const input = validate(req.body);
+    res.json(await knex.transaction((trx) => addItems(trx, req.params.id as string, storeId, input)));
+  } catch (error) {
+    fail(res, error);
+  }
+});
+
+app.put(ITEM_ROUTE, async (req, res) => {
+  try {
+    const storeId = await resolveStore(req.params.scope);
+    await authorize(req, storeId);
+    const input = validate(req.body);
+    res.json(await knex.transaction((trx) => updateItems(trx, req.params.id as string, storeId, input)));
+  } catch (error) {
+    fail(res, error);
+  }
+});
+
+app.get('/rest{/:scope}/V1/dispensary/recommendation/:id', async (req, res) => {
+  try {
+    const storeId = await resolveStore(req.params.scope);
+    await authorize(req, storeId);
+    const rec = await loadRecommendation(knex, req.params.id as string, storeId, false);
+    const items = (await readItems(knex, rec.recommendation_id)).map((s) => s.item);
+    res.json(toRecommendation(rec, items));
+  } catch (error) {
+    fail(res, error);
+  }
+});
+
+app.get('/health', (_req, res) => {
+  res.json({ status: 'ok' });
+});
+
+app.use((_req: Request, res: Response) => {
+  res.status(404).json({ message: MSG.noRoute });
+});
+
+app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => fail(res, error));
+
+const server = app.listen(Number(process.env.PORT ?? 3001), process.env.HOST ?? '127.0.0.1');
+const stop = () => server.close(() => void knex.destroy().then(() => process.exit(0)));
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);

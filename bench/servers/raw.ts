@@ -1,0 +1,391 @@
+/**
+ * Reference R, the limit on this machine: node:http + better-sqlite3 prepared statements (each
+ * prepared once), hand-written validation of the same field rules, the same queries in one
+ * transaction, the same JSON out. Everything a request does runs synchronously once its body
+ * has arrived. SQLite only (DATABASE_URL=sqlite:<file>).
+ *
+ * Env: DATABASE_URL, PORT, HOST.
+ */
+import { randomUUID } from 'node:crypto';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import Database, { type Statement } from 'better-sqlite3';
+import {
+  BEARER,
+  checkToken,
+  FULFILLMENT_TYPES,
+  hashToken,
+  HttpError,
+  inputError,
+  MSG,
+  notFound,
+  nowTimestamp,
+  skuKey,
+  toItem,
+  toRecommendation,
+  TOKEN_PATTERN,
+  truthy,
+  unauthorized,
+  UPDATABLE,
+  UUID,
+  type ItemInput,
+  type ItemOut,
+  type ItemReadRow,
+  type ItemRow,
+  type Params,
+  type RecommendationRow,
+  type TokenRow,
+} from './common.js';
+
+const url = process.env.DATABASE_URL ?? '';
+if (!url.startsWith('sqlite:')) {
+  process.stderr.write('the raw reference server runs on SQLite only\n');
+  process.exit(2);
+}
+const db = new Database(url.slice('sqlite:'.length));
+db.pragma('journal_mode = WAL');
+db.pragma('busy_timeout = 5000');
+db.pragma('foreign_keys = ON');
+
+const BODY_LIMIT = 1024 * 1024;
+const MAX_ITEMS = 1000;
+const INTERVAL = /^(?:once|[1-9][0-9]{0,3}[dwm])$/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const FULFILLMENT_BY_LOWER = new Map(FULFILLMENT_TYPES.map((t) => [t.toLowerCase(), t]));
+const ITEM_FIELDS = new Set(['sku', 'qty', 'autoship_interval', 'note', 'fulfillment_type', 'fullfillment_type', 'doctor_id', 'location_id', 'item_id', 'availability']);
+
+const sql = {
+  token: db.prepare('select * from `integration_token` where `token_hash` = ? limit 1'),
+  storeByCode: db.prepare('select * from `store` where `code` = ? limit 1'),
+  defaultStore: db.prepare('select * from `store` where `is_default` = 1 limit 1'),
+  load: db.prepare('select * from `dispensary_recommendation` where `recommendation_id` = ? and `store_id` = ? limit 1'),
+  items: db.prepare(
+    'select `i`.`item_id`, `i`.`recommendation_id`, `i`.`sku`, `i`.`sku_key`, `i`.`qty`, `i`.`autoship_interval`, `i`.`note`, ' +
+      '`i`.`fulfillment_type`, `i`.`doctor_id`, `i`.`location_id`, `p`.`sku` as `product_sku`, `p`.`is_in_stock` ' +
+      'from `dispensary_recommendation_item` as `i` left join `catalog_product` as `p` on `p`.`sku_key` = `i`.`sku_key` ' +
+      'where `i`.`recommendation_id` = ? order by `i`.`entity_id` asc',
+  ),
+  touch: db.prepare('update `dispensary_recommendation` set `updated_at` = ? where `recommendation_id` = ?'),
+};
+const ITEM_COLUMNS = ['item_id', 'recommendation_id', 'sku', 'sku_key', 'qty', 'autoship_interval', 'note', 'fulfillment_type', 'doctor_id', 'location_id'] as const;
+
+/** Statements whose text depends on a count or a column set, each prepared once. */
+const prepared = new Map<string, Statement>();
+function statement(key: string, make: () => string): Statement {
+  let found = prepared.get(key);
+  if (!found) prepared.set(key, (found = db.prepare(make())));
+  return found;
+}
+
+const productsIn = (n: number) =>
+  statement(`products:${n}`, () => `select \`entity_id\`, \`sku\`, \`sku_key\`, \`name\`, \`price\`, \`status\`, \`is_in_stock\` from \`catalog_product\` where \`sku_key\` in (${Array(n).fill('?').join(', ')})`);
+const insertItems = (n: number) =>
+  statement(
+    `insert:${n}`,
+    () =>
+      `insert into \`dispensary_recommendation_item\` (${ITEM_COLUMNS.map((c) => `\`${c}\``).join(', ')}) values ` +
+      Array(n).fill(`(${ITEM_COLUMNS.map(() => '?').join(', ')})`).join(', ') +
+      ' on conflict (`recommendation_id`, `sku_key`) do nothing',
+  );
+const updateItem = (fields: readonly string[]) =>
+  statement(`update:${fields.join(',')}`, () => `update \`dispensary_recommendation_item\` set ${fields.map((f) => `\`${f}\` = ?`).join(', ')} where \`item_id\` = ?`);
+
+const stores = new Map<string, number>();
+function resolveStore(code: string | null): number {
+  const key = code ?? '';
+  const cached = stores.get(key);
+  if (cached !== undefined) return cached;
+  const row = (code === null ? sql.defaultStore.get() : /^[a-z][a-z0-9_]{0,31}$/.test(code) ? sql.storeByCode.get(code) : undefined) as
+    | { store_id: number; is_active: number }
+    | undefined;
+  if (!row || !row.is_active) throw new HttpError(400, MSG.unknownStore, { storeCode: key.slice(0, 64) });
+  stores.set(key, row.store_id);
+  return row.store_id;
+}
+
+function authorize(req: IncomingMessage, storeId: number): void {
+  const token = BEARER.exec(req.headers.authorization ?? '')?.[1];
+  if (!token || !TOKEN_PATTERN.test(token)) throw unauthorized();
+  const hash = hashToken(token);
+  checkToken(sql.token.get(hash) as TokenRow | undefined, hash, storeId);
+}
+
+// ---- validation: the contract's item rules, by hand ------------------------------------------
+
+type Errors = { phrase: string; parameters: Params }[];
+
+function describe(value: unknown): string {
+  const text = typeof value === 'string' ? value : value === undefined ? '' : (JSON.stringify(value) ?? String(value));
+  return text.length > 200 ? `${text.slice(0, 200)}...` : text;
+}
+
+function storable(value: string): boolean {
+  return !value.includes('\u0000') && !LONE_SURROGATE.test(value);
+}
+
+function whole(value: unknown, min: number, max: number): number | undefined {
+  let n: number;
+  if (typeof value === 'number') n = value;
+  else if (typeof value === 'string' && /^[0-9]{1,16}$/.test(value)) n = Number(value);
+  else return undefined;
+  return Number.isInteger(n) && n >= min && n <= max ? n : undefined;
+}
+
+function fulfillment(value: unknown): string | null | undefined {
+  if (value === null) return null;
+  return typeof value === 'string' ? FULFILLMENT_BY_LOWER.get(value.trim().toLowerCase()) : undefined;
+}
+
+function validItem(raw: unknown, path: string, errors: Errors): ItemInput | undefined {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    errors.push({ phrase: MSG.invalid, parameters: { fieldName: path, value: describe(raw) } });
+    return undefined;
+  }
+  const source = raw as Record<string, unknown>;
+  const before = errors.length;
+  const bad = (field: string, value: unknown) => errors.push({ phrase: MSG.invalid, parameters: { fieldName: `${path}.${field}`, value: describe(value) } });
+  for (const key of Object.keys(source)) if (!ITEM_FIELDS.has(key)) errors.push({ phrase: MSG.unknownField, parameters: { fieldName: `${path}.${key}` } });
+  const item: Partial<ItemInput> = {};
+  const sku = source.sku;
+  if (sku === undefined) errors.push({ phrase: MSG.required, parameters: { fieldName: `${path}.sku` } });
+  else if (typeof sku !== 'string' || sku.trim().length < 1 || sku.trim().length > 64 || !storable(sku)) bad('sku', sku);
+  else item.sku = sku.trim();
+  if (source.qty === undefined) errors.push({ phrase: MSG.required, parameters: { fieldName: `${path}.qty` } });
+  else if ((item.qty = whole(source.qty, 1, 10000)) === undefined) bad('qty', source.qty);
+  if ('autoship_interval' in source) {
+    const v = source.autoship_interval;
+    if (v === null) item.autoship_interval = null;
+    else if (typeof v === 'string' && INTERVAL.test(v.trim().toLowerCase())) item.autoship_interval = v.trim().toLowerCase();
+    else bad('autoship_interval', v);
+  }
+  if ('note' in source) {
+    const v = source.note;
+    if (v === null || (typeof v === 'string' && v.length <= 2000 && storable(v))) item.note = v as string | null;
+    else bad('note', v);
+  }
+  let type: string | null | undefined;
+  if ('fulfillment_type' in source) {
+    type = fulfillment(source.fulfillment_type);
+    if (type === undefined) bad('fulfillment_type', source.fulfillment_type);
+  }
+  if ('fullfillment_type' in source) {
+    const alias = fulfillment(source.fullfillment_type);
+    if (alias === undefined) bad('fullfillment_type', source.fullfillment_type);
+    else if ('fulfillment_type' in source && type !== undefined && type !== alias) {
+      errors.push({ phrase: '"%fieldName" and "%otherFieldName" have different values. Send one of them.', parameters: { fieldName: `${path}.fullfillment_type`, otherFieldName: `${path}.fulfillment_type` } });
+    } else if (!('fulfillment_type' in source)) type = alias;
+  }
+  if (type !== undefined) item.fulfillment_type = type;
+  for (const field of ['doctor_id', 'location_id'] as const) {
+    if (!(field in source)) continue;
+    const v = source[field];
+    if (v === null) item[field] = null;
+    else if ((item[field] = whole(v, 1, 2147483647)) === undefined) bad(field, v);
+  }
+  return errors.length === before ? (item as ItemInput) : undefined;
+}
+
+function validate(body: Record<string, unknown>): ItemInput[] {
+  const request = body.recommendation;
+  if (request === undefined) throw inputError([{ phrase: MSG.required, parameters: { fieldName: 'recommendation' } }]);
+  if (request === null || typeof request !== 'object' || Array.isArray(request)) throw inputError([{ phrase: MSG.invalid, parameters: { fieldName: 'recommendation', value: describe(request) } }]);
+  const { items, item, ...rest } = request as Record<string, unknown>;
+  const errors: Errors = [];
+  for (const key of Object.keys(rest)) errors.push({ phrase: MSG.unknownField, parameters: { fieldName: `recommendation.${key}` } });
+  let list: ItemInput[] = [];
+  if (item !== undefined && items !== undefined) {
+    errors.push({ phrase: 'Send either "%fieldName" or "%otherFieldName", not both.', parameters: { fieldName: 'recommendation.item', otherFieldName: 'recommendation.items' } });
+  } else if (item !== undefined) {
+    const one = validItem(item, 'recommendation.item', errors);
+    if (one) list = [one];
+  } else if (items === undefined) {
+    errors.push({ phrase: MSG.required, parameters: { fieldName: 'recommendation.items' } });
+  } else if (!Array.isArray(items)) {
+    errors.push({ phrase: MSG.invalid, parameters: { fieldName: 'recommendation.items', value: describe(items) } });
+  } else if (items.length > MAX_ITEMS) {
+    errors.push({ phrase: 'A request may carry at most %max items; "%fieldName" has %count.', parameters: { max: MAX_ITEMS, fieldName: 'recommendation.items', count: items.length } });
+  } else {
+    list = items.map((raw, i) => validItem(raw, `recommendation.items[${i}]`, errors)!);
+  }
+  if (errors.length) throw inputError(errors);
+  return list;
+}
+
+// ---- the operations ----------------------------------------------------------------------------
+
+function load(id: string, storeId: number): RecommendationRow {
+  const key = id.trim().toLowerCase();
+  if (!UUID.test(key)) throw notFound(id);
+  const row = sql.load.get(key, storeId) as RecommendationRow | undefined;
+  if (!row) throw notFound(id);
+  return row;
+}
+
+function readItems(recommendationId: string): { key: string; item: ItemOut }[] {
+  return (sql.items.all(recommendationId) as ItemReadRow[]).map((row) => ({ key: row.sku_key, item: toItem(row, row.product_sku, truthy(row.is_in_stock)) }));
+}
+
+interface ProductRow {
+  sku: string;
+  sku_key: string;
+  status: number;
+  is_in_stock: number;
+}
+
+const addItems = db.transaction((id: string, storeId: number, input: ItemInput[]) => {
+  const rec = load(id, storeId);
+  const stored = readItems(rec.recommendation_id);
+  const existing = new Set(stored.map((s) => s.key));
+  const items = stored.map((s) => s.item);
+  const first = new Map<string, { item: ItemInput; index: number }>();
+  input.forEach((item, index) => {
+    const key = skuKey(item.sku);
+    if (!first.has(key) && !existing.has(key)) first.set(key, { item, index });
+  });
+  if (first.size === 0) return toRecommendation(rec, items);
+  const keys = [...first.keys()];
+  const products = new Map((productsIn(keys.length).all(...keys) as ProductRow[]).map((p) => [p.sku_key, p]));
+  const errors: Errors = [];
+  const rows: ItemRow[] = [];
+  for (const [key, { item, index }] of first) {
+    const product = products.get(key);
+    const where = { sku: item.sku, fieldName: `recommendation.items[${index}].sku` };
+    if (!product) errors.push({ phrase: MSG.productNotFound, parameters: where });
+    else if (product.status === 2) errors.push({ phrase: MSG.productDisabled, parameters: where });
+    else {
+      rows.push({
+        item_id: randomUUID(),
+        recommendation_id: rec.recommendation_id,
+        sku: product.sku,
+        sku_key: skuKey(product.sku),
+        qty: item.qty,
+        autoship_interval: item.autoship_interval ?? 'once',
+        note: item.note ?? null,
+        fulfillment_type: item.fulfillment_type ?? 'automatic',
+        doctor_id: item.doctor_id ?? null,
+        location_id: item.location_id ?? null,
+      });
+    }
+  }
+  if (errors.length) throw inputError(errors);
+  const values: unknown[] = [];
+  for (const row of rows) for (const column of ITEM_COLUMNS) values.push(row[column]);
+  insertItems(rows.length).run(...values);
+  for (const row of rows) {
+    const product = products.get(row.sku_key)!;
+    items.push(toItem(row, product.sku, product.is_in_stock === 1));
+  }
+  rec.updated_at = nowTimestamp();
+  sql.touch.run(rec.updated_at, rec.recommendation_id);
+  return toRecommendation(rec, items);
+});
+
+const updateItems = db.transaction((id: string, storeId: number, input: ItemInput[]) => {
+  const rec = load(id, storeId);
+  const stored = readItems(rec.recommendation_id);
+  const items = stored.map((s) => s.item);
+  const byKey = new Map(stored.map((s) => [s.key, s.item]));
+  const before = new Map(items.map((item) => [item.item_id, { ...item }]));
+  for (const change of input) {
+    const item = byKey.get(skuKey(change.sku)) as unknown as Record<string, unknown> | undefined;
+    if (!item) continue;
+    for (const [field, fallback] of UPDATABLE) {
+      const value = change[field as keyof ItemInput];
+      if (value !== undefined) item[field] = value ?? fallback;
+    }
+  }
+  let changed = false;
+  for (const item of items) {
+    const old = before.get(item.item_id)!;
+    const fields: string[] = [];
+    const values: unknown[] = [];
+    for (const [field] of UPDATABLE) {
+      if (item[field] !== old[field]) {
+        fields.push(field);
+        values.push(item[field]);
+      }
+    }
+    if (fields.length) {
+      changed = true;
+      updateItem(fields).run(...values, item.item_id);
+    }
+  }
+  if (changed) {
+    rec.updated_at = nowTimestamp();
+    sql.touch.run(rec.updated_at, rec.recommendation_id);
+  }
+  return toRecommendation(rec, items);
+});
+
+// ---- HTTP --------------------------------------------------------------------------------------
+
+const ROUTE = /^\/rest(?:\/([^/]+))?\/V1\/dispensary\/recommendation\/([^/]+)(\/item)?\/?$/;
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const json = JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(json) });
+  res.end(json);
+}
+
+function handle(req: IncomingMessage, res: ServerResponse, raw: Buffer | null): void {
+  try {
+    const path = (req.url ?? '/').split('?')[0]!;
+    if (path === '/health') return send(res, 200, { status: 'ok' });
+    const match = ROUTE.exec(path);
+    const isItem = match?.[3] !== undefined;
+    const method = req.method ?? 'GET';
+    if (!match || (isItem ? method !== 'POST' && method !== 'PUT' : method !== 'GET')) throw new HttpError(404, MSG.noRoute);
+    const storeId = resolveStore(match[1] === undefined ? null : decodeURIComponent(match[1]));
+    authorize(req, storeId);
+    const id = decodeURIComponent(match[2]!);
+    if (!isItem) {
+      const rec = load(id, storeId);
+      return send(res, 200, toRecommendation(rec, readItems(rec.recommendation_id).map((s) => s.item)));
+    }
+    let body: unknown;
+    try {
+      body = raw && raw.length ? JSON.parse(raw.toString('utf8')) : undefined;
+    } catch {
+      throw new HttpError(400, MSG.decoding);
+    }
+    if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
+      if (body === undefined) throw inputError([{ phrase: MSG.required, parameters: { fieldName: 'recommendation' } }]);
+      throw new HttpError(400, MSG.notObject);
+    }
+    const input = validate(body as Record<string, unknown>);
+    send(res, 200, method === 'POST' ? addItems(id, storeId, input) : updateItems(id, storeId, input));
+  } catch (error) {
+    if (error instanceof HttpError) return send(res, error.status, error.body());
+    process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+    send(res, 500, { message: MSG.internal });
+  }
+}
+
+const server = http.createServer((req, res) => {
+  if (req.method === 'GET' || req.method === 'HEAD') {
+    req.resume();
+    return handle(req, res, null);
+  }
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/json') {
+    req.resume();
+    return send(res, 415, { message: 'The content type "%contentType" is not supported. Send the body as application/json.', parameters: { contentType: type || '(none)' } });
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size <= BODY_LIMIT) chunks.push(chunk);
+  });
+  req.on('end', () => {
+    if (size > BODY_LIMIT) return send(res, 413, { message: 'The request body is larger than the limit of %limit bytes.', parameters: { limit: BODY_LIMIT } });
+    handle(req, res, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+  });
+});
+server.keepAliveTimeout = 5_000;
+server.listen(Number(process.env.PORT ?? 3002), process.env.HOST ?? '127.0.0.1');
+const stop = () => server.close(() => {
+  db.close();
+  process.exit(0);
+});
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);

@@ -1,0 +1,95 @@
+/**
+ * The benchmark scripts are correct (never how fast anything is: machines are noisy). Every part
+ * of `npm run bench` runs for about a second on tiny data: the three servers start, answer the
+ * probe requests identically, and every scenario, scaling point, the soak and the plugin
+ * micro-benchmark produce numbers from 2xx answers only.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import { runBench, type BenchReport } from '../../bench/lib/bench.js';
+import { SCENARIOS } from '../../bench/lib/data.js';
+import { SERVER_KINDS } from '../../bench/lib/proc.js';
+import { benchOptions, writeResults } from '../../bench/run.js';
+
+describe('Benchmark (npm run bench), smoke run on tiny data', function () {
+  this.timeout(120_000);
+  const lines: string[] = [];
+  let report: BenchReport;
+  let written: { json: string; md: string; text: string };
+
+  before(async () => {
+    const options = benchOptions(['--smoke'], (line) => lines.push(line));
+    report = await runBench(options);
+    written = writeResults(options.dir, report);
+  });
+
+  it('should get the same answer from the service, Express + knex and raw for every probe request', () => {
+    expect(report.probes.length).to.be.greaterThan(5);
+    for (const probe of report.probes) {
+      expect(probe.same, `${probe.name}: ${JSON.stringify(probe.bodies)}`).to.equal(true);
+      expect(Object.keys(probe.status)).to.have.members([...SERVER_KINDS]);
+    }
+    const statuses = report.probes.map((p) => p.status.service);
+    expect(statuses).to.include.members([200, 400, 401, 404]);
+  });
+
+  it('should measure every scenario on every server from 2xx answers only', () => {
+    expect(report.scenarios.map((s) => s.scenario)).to.deep.equal([...SCENARIOS]);
+    for (const scenario of report.scenarios) {
+      for (const kind of SERVER_KINDS) {
+        const summary = scenario.servers[kind]!;
+        expect(summary, `${scenario.scenario}/${kind}`).to.not.equal(undefined);
+        expect(summary.failures, `${scenario.scenario}/${kind} failures`).to.equal(0);
+        for (const run of summary.runs) {
+          expect(run.result.ok, `${scenario.scenario}/${kind} 2xx`).to.be.greaterThan(0);
+          expect(run.result.requests).to.equal(run.result.ok);
+          expect(run.result.statusCodes).to.have.keys(['200']);
+        }
+        expect(summary.rps).to.be.greaterThan(0);
+        expect(summary.p50).to.be.greaterThan(0);
+        expect(summary.p99).to.be.at.least(summary.p50);
+        expect(summary.peakRssMiB).to.be.greaterThan(0);
+      }
+      expect(scenario.serviceVsExpress).to.be.greaterThan(0);
+      expect(scenario.serviceVsRaw).to.be.greaterThan(0);
+    }
+  });
+
+  it('should time Add Items per item count and GET per recommendation size', () => {
+    const add = report.scaling.filter((p) => p.kind === 'add').map((p) => p.items);
+    const get = report.scaling.filter((p) => p.kind === 'get').map((p) => p.items);
+    expect(add).to.deep.equal([1, 10]);
+    expect(get).to.deep.equal([10, 100]);
+    for (const point of report.scaling) {
+      expect(point.failures, `${point.kind} ${point.items}`).to.equal(0);
+      expect(point.msPerRequest).to.be.greaterThan(0);
+      expect(point.usPerItem).to.be.greaterThan(0);
+    }
+  });
+
+  it('should soak the service and report its RSS after warm-up and at the end', () => {
+    const soak = report.soak!;
+    expect(soak.failures).to.equal(0);
+    expect(soak.requests).to.equal(benchOptions(['--smoke']).soak!.requests);
+    expect(soak.rssAfterWarmupMiB).to.be.greaterThan(0);
+    expect(soak.rssEndMiB).to.be.greaterThan(0);
+  });
+
+  it('should time the plugin chain per async plugin and find it built once', () => {
+    const plugins = report.plugins!;
+    expect(plugins.chainStable).to.equal(true);
+    for (const point of plugins.points) expect(point.nsPerCall).to.be.greaterThan(0);
+    expect(plugins.points.filter((p) => p.plugins > 0).every((p) => p.nsPerPlugin !== null)).to.equal(true);
+  });
+
+  it('should write the results as JSON and as a markdown table under var/bench', () => {
+    expect(path.basename(path.dirname(written.json))).to.equal('bench');
+    expect(existsSync(written.json) && existsSync(written.md)).to.equal(true);
+    const json = JSON.parse(readFileSync(written.json, 'utf8')) as BenchReport;
+    expect(json.scenarios).to.have.length(3);
+    expect(written.text).to.match(/\| Add Items \(2 new items\) \| service \(this framework\) \| \d+ \|/);
+    expect(written.text).to.include('service ÷ Express');
+    expect(lines.some((l) => l.includes('round 1 add'))).to.equal(true);
+  });
+});
