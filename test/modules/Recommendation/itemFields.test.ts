@@ -4,7 +4,6 @@ import { Dispensary, INVALID, inputErrors, ok, REQUIRED, UNSUPPORTED, type Recom
 /** The item field rules of the contract, through Add Items (and Update Items where they differ). */
 describe('Recommendation: item fields', () => {
   let d: Dispensary;
-  let counter = 0;
   before(async () => {
     d = await Dispensary.start();
     await d.products('F-1', 'F-2', 'F-3');
@@ -138,6 +137,7 @@ describe('Recommendation: item fields', () => {
         parameters: { fieldName: 'recommendation.items[0].fullfillment_type', otherFieldName: 'recommendation.items[0].fulfillment_type' },
       });
       await rejected({ fulfillment_type: null, fullfillment_type: 'LC' }, 'fullfillment_type');
+      await rejected({ fulfillment_type: 'LC', fullfillment_type: null }, 'fullfillment_type');
     });
 
     it('should answer 400 for an invalid misspelled field', async () => {
@@ -195,7 +195,6 @@ describe('Recommendation: item fields', () => {
     let r: Recommendation;
     beforeEach(async () => {
       r = await d.recommendation();
-      counter++;
     });
 
     it('should accept a single item as {"item": Item}', async () => {

@@ -76,10 +76,19 @@ function canonicalOrUndefined(value: unknown): FulfillmentType | null | undefine
 
 export const skuSchema = Joi.string().trim().min(1).max(MAX_SKU_LENGTH).custom(storableText);
 
-const qtySchema = Joi.any().custom(wholeNumber(MIN_QTY, MAX_QTY));
-const optionalIdSchema = Joi.any().allow(null).custom(wholeNumber(1, MAX_ID));
-const noteSchema = Joi.string().allow('', null).max(MAX_NOTE_LENGTH).custom(storableText);
-const intervalSchema = Joi.string().allow(null).trim().lowercase().pattern(AUTOSHIP_INTERVAL_PATTERN);
+/** A JSON number or a string (strict: no joi conversion), then the exact rule. */
+const numberOrString = () => Joi.alternatives().try(Joi.number().strict(), Joi.string().strict());
+const qtySchema = numberOrString()
+  .custom(wholeNumber(MIN_QTY, MAX_QTY))
+  .description(`Whole number from ${MIN_QTY} to ${MAX_QTY}: a JSON integer or a string of digits`);
+const optionalIdSchema = numberOrString().allow(null).custom(wholeNumber(1, MAX_ID)).description('Positive integer (or numeric string), or null');
+const noteSchema = Joi.string().allow('', null).max(MAX_NOTE_LENGTH).custom(storableText).description('Free text, or null');
+const intervalSchema = Joi.string()
+  .allow(null)
+  .trim()
+  .lowercase()
+  .pattern(AUTOSHIP_INTERVAL_PATTERN)
+  .description('once (default), or <N>d, <N>w, <N>m with N from 1 to 9999; case-insensitive; null means once');
 
 /** One item of a request, for the parameter named `root` (`recommendation`). */
 function itemSchema(root: string) {
@@ -88,9 +97,13 @@ function itemSchema(root: string) {
     qty: qtySchema.required(),
     autoship_interval: intervalSchema,
     note: noteSchema,
-    fulfillment_type: Joi.any().custom(canonicalFulfillmentType),
+    fulfillment_type: Joi.string()
+      .allow(null)
+      .custom(canonicalFulfillmentType)
+      .description('automatic (default), LC or 1L; case-insensitive; null means automatic'),
     // The upstream API's examples spell it this way: the same field.
-    fullfillment_type: Joi.any().custom((value: unknown, helpers) => {
+    // Joi.any(): the conflict check must also run for null, which Joi.string().allow(null) would let through unchecked.
+    fullfillment_type: Joi.any().description('The same field as fulfillment_type, spelled as in the upstream examples').custom((value: unknown, helpers) => {
       const canonical = canonicalFulfillmentType(value);
       const sibling = (helpers.state.ancestors[0] as Record<string, unknown>).fulfillment_type;
       if (sibling !== undefined) {
