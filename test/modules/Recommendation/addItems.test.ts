@@ -62,6 +62,14 @@ describe('Recommendation: Add Items', () => {
       expect(again.items).to.deep.equal(res.items);
     });
 
+    it('should follow the catalog when the product\'s sku is saved with another spelling', async () => {
+      await d.product('Respelled');
+      const r = await d.recommendation({ recommendation: { items: ['respelled'] } });
+      expect(skus(r)).to.deep.equal(['Respelled']);
+      await d.product('RESPELLED');
+      expect(skus(await d.read(r.recommendation_id))).to.deep.equal(['RESPELLED']);
+    });
+
     it('should not fold accents: é and e are different skus', async () => {
       await d.products('CAFÉ', 'CAFE');
       const r = await d.recommendation();

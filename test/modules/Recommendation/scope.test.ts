@@ -67,6 +67,28 @@ describe('Recommendation: scope isolation', () => {
     });
   });
 
+  describe('when the scope names no store', () => {
+    it('should answer 400 naming the unknown store code', async () => {
+      const res = await d.add(r.recommendation_id, { recommendation: { items: [{ sku: 'S-2', qty: 1 }] } }, 'nowhere');
+      expect(res.status).to.equal(400);
+      expect(res.body).to.deep.equal({
+        message: 'The store code "%storeCode" is unknown. Verify the store and try again.',
+        parameters: { storeCode: 'nowhere' },
+      });
+    });
+  });
+
+  describe('when a known path is called with another method', () => {
+    it('should answer 404 Request does not match any route.', async () => {
+      const res = await request(d.http)
+        .patch(`/rest/alpha/V1/dispensary/recommendation/${r.recommendation_id}/item`)
+        .set('Authorization', `Bearer ${d.token}`)
+        .send({ recommendation: { items: [] } });
+      expect(res.status).to.equal(404);
+      expect(res.body).to.deep.equal({ message: 'Request does not match any route.' });
+    });
+  });
+
   describe('when the all scope is used', () => {
     it('should see and change the recommendations of every store', async () => {
       const other = await d.recommendation({ recommendation: { items: ['S-2'] } }, 'beta');
