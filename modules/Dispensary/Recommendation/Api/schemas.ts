@@ -221,7 +221,16 @@ export const itemIdsSchema = Joi.any()
 export const patientInputSchema = Joi.object({
   firstname: Joi.string().trim().min(1).max(255).custom(storableText).required(),
   lastname: Joi.string().trim().min(1).max(255).custom(storableText).required(),
-  email: Joi.string().trim().max(255).email({ tlds: { allow: false } }).custom(storableText).required(),
+  email: Joi.string()
+    .trim()
+    .max(255)
+    .email({ tlds: { allow: false } })
+    .custom((email: string) => {
+      // The stored key is lower-cased, which can lengthen some characters: it must fit its column too.
+      if (email.toLowerCase().length > 255) throw new Error('too long');
+      return storableText(email);
+    })
+    .required(),
 }).required();
 
 /** Path ids: a positive whole number (digits); larger than any stored id answers 404 later. */
