@@ -79,7 +79,8 @@ export class InputMapper {
       for (const alias of param.aliases) if (value === undefined) value = lookup(sources.query, alias, alias) ?? lookup(sources.body, alias, alias);
       value = this.inject(param.name, param.snake, value, sources.placeholders);
       if (value === undefined) {
-        if (param.required) errors.push(requiredField(param.snake));
+        // Name the field as the client spells it: a parameter filled through an alias (`?id[]=` for ids) is asked for by its alias.
+        if (param.required) errors.push(requiredField(param.aliases[0] ?? param.snake));
         // An optional parameter left out still gets its schema's default, if it has one.
         return param.required ? undefined : param.schema.validate(undefined, VALIDATION_OPTIONS).value;
       }

@@ -44,7 +44,7 @@ describe('Recommendation: Delete Items', () => {
   it('should answer 400 without any id', async () => {
     const none = await d.call('delete', 'default', route());
     expect(none.status).to.equal(400);
-    expect(none.body).to.deep.equal({ message: REQUIRED, parameters: { fieldName: 'ids' } });
+    expect(none.body).to.deep.equal({ message: REQUIRED, parameters: { fieldName: 'id' } });
     const empty = await d.call('delete', 'default', `${route()}?id[]=`);
     expect(empty.status).to.equal(400);
     expect(empty.body).to.deep.equal({ message: REQUIRED, parameters: { fieldName: 'id' } });

@@ -11,7 +11,7 @@ export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('catalog_product', (table) => {
     table.increments('entity_id').primary();
     table.string('sku', 64).notNullable();
-    const key = table.string('sku_key', 64).notNullable();
+    const key = table.string('sku_key', 128).notNullable(); // lower-casing can lengthen a 64-character sku (e.g. U+0130)
     if (mysql) key.collate('utf8mb4_bin');
     key.unique({ indexName: 'catalog_product_sku_key_unique' });
     table.string('name', 255).notNullable();
