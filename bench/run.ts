@@ -6,16 +6,19 @@
  * Options (after `--`): --smoke, --rounds N, --seconds S, --warmup S, --connections N,
  * --scenarios add,update,get, --servers service,express,raw, --no-scaling, --no-soak,
  * --no-plugins, --soak-requests N, --profile [S] (node --cpu-prof on the service under Add Items
- * load; summary in the results, profile in var/bench/profile/). DATABASE_URL=mysql://... or
+ * load; summary in the results, profile in var/bench/profile/), --profile-servers a,b,
+ * --baseline <git ref> (that revision's service runs too, interleaved: before/after figures),
+ * --scaling-servers a,b. DATABASE_URL=mysql://... or
  * postgres://... runs on that server in a database / schema of its own (raw is SQLite-only).
  */
 import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../app/bootstrap/paths.js';
+import { prepareBaseline } from './lib/baseline.js';
 import { runBench, type BenchOptions } from './lib/bench.js';
 import { FULL_SHAPE, SCENARIOS, SMOKE_SHAPE, type Scenario } from './lib/data.js';
-import { SERVER_KINDS, type ServerKind } from './lib/proc.js';
+import { ALL_SERVER_KINDS, SERVER_KINDS, type ServerKind } from './lib/proc.js';
 import { markdown } from './lib/report.js';
 
 process.env.LOG_LEVEL ??= 'warn';
@@ -33,9 +36,9 @@ export function benchOptions(argv: readonly string[], log: (line: string) => voi
     if (!Number.isFinite(n) || n < 0) throw new Error(`${flag} needs a number, got "${v}"`);
     return n;
   };
-  const list = <T extends string>(flag: string, all: readonly T[]): T[] => {
+  const list = <T extends string>(flag: string, all: readonly T[], fallback: readonly T[] = all): T[] => {
     const v = value(flag);
-    if (!v) return [...all];
+    if (!v) return [...fallback];
     const picked = v.split(',').map((s) => s.trim()) as T[];
     for (const p of picked) if (!all.includes(p)) throw new Error(`${flag}: unknown "${p}" (one of ${all.join(', ')})`);
     return picked;
@@ -62,6 +65,8 @@ export function benchOptions(argv: readonly string[], log: (line: string) => voi
     plugins: has('--no-plugins') ? null : smoke ? { counts: [0, 1, 5], sampleMs: 10, samples: 1 } : { counts: [0, 1, 5, 20], sampleMs: 100, samples: 5 },
     soak: has('--no-soak') ? null : { warmupRequests: smoke ? 100 : 5_000, requests: num('--soak-requests', smoke ? 300 : 100_000) },
     profileSeconds,
+    profileServers: list<ServerKind>('--profile-servers', ALL_SERVER_KINDS, ['service']),
+    baselineRef: value('--baseline'),
     log,
   };
 }
@@ -77,7 +82,8 @@ export function writeResults(dir: string, report: Awaited<ReturnType<typeof runB
 }
 
 async function main(): Promise<void> {
-  const options = benchOptions(process.argv.slice(2));
+  let options = benchOptions(process.argv.slice(2));
+  if (options.baselineRef) options = { ...options, baselineRoot: prepareBaseline(options.baselineRef, options.dir, options.log) };
   const report = await runBench(options);
   const { json, md, text } = writeResults(options.dir, report);
   process.stdout.write(`\n${text}\nWritten: ${path.relative(process.cwd(), json)}, ${path.relative(process.cwd(), md)}\n`);

@@ -15,7 +15,7 @@ import { addRequest, getRequest, SCENARIOS, scenarioRequest, updateRequest, type
 import { drive, type LoadResult } from './load.js';
 import { pluginBenchmark, type PluginReport } from './plugins.js';
 import { probes, runProbes, type ProbeResult } from './probes.js';
-import { RssSampler, SERVER_KINDS, ServerProcess, type ServerKind } from './proc.js';
+import { ALL_SERVER_KINDS, readCpuMs, RssSampler, ServerProcess, type ServerKind } from './proc.js';
 import { summariseProfile, type ProfileSummary } from './profile.js';
 import { createBenchDatabase, Resetter, seed, type Seeded } from './seed.js';
 import { machineInfo, type MachineInfo } from './machine.js';
@@ -45,12 +45,19 @@ export interface BenchOptions {
   readonly soak: { readonly warmupRequests: number; readonly requests: number } | null;
   /** Profile the service (node --cpu-prof) under Add Items load for this many seconds. */
   readonly profileSeconds: number | null;
+  /** Which servers to profile (the service by default; others to compare). */
+  readonly profileServers?: readonly ServerKind[];
+  /** A checkout of another revision, built (bench/lib/baseline.ts): its service runs as `baseline`, interleaved right after the service. */
+  readonly baselineRoot?: string;
+  readonly baselineRef?: string;
   readonly log: (line: string) => void;
 }
 
 export interface RunRecord {
   readonly round: number;
   readonly result: LoadResult;
+  /** Server CPU time (user + system) per request, ms. */
+  readonly cpuMsPerRequest: number;
   /** Largest RSS sampled during the run, MiB. */
   readonly peakRssMiB: number;
 }
@@ -60,6 +67,7 @@ export interface ServerSummary {
   readonly rps: number;
   readonly p50: number;
   readonly p99: number;
+  readonly cpuMsPerRequest: number;
   readonly peakRssMiB: number;
   readonly failures: number;
 }
@@ -71,6 +79,12 @@ export interface ScenarioSummary {
   readonly serviceVsRaw: number | null;
   /** service p99 / Express p99: at most 1 means "no worse". */
   readonly p99VsExpress: number | null;
+  /** Express CPU per request / service CPU per request (above 1: the service does the work with less CPU). */
+  readonly cpuServiceVsExpress: number | null;
+  readonly cpuServiceVsRaw: number | null;
+  /** With a baseline: service req/s / baseline req/s, and baseline CPU / service CPU per request. */
+  readonly serviceVsBaseline: number | null;
+  readonly cpuServiceVsBaseline: number | null;
 }
 
 export interface ScalingPoint {
@@ -122,9 +136,13 @@ export interface BenchReport {
   readonly soak: SoakReport | null;
   readonly plugins: PluginReport | null;
   readonly profile: ProfileSummary | null;
+  /** Profiles of the other servers, when asked for. */
+  readonly otherProfiles: Partial<Record<ServerKind, ProfileSummary>>;
   /** Lifetime peak RSS (VmHWM) of each server at the end. */
   readonly hwmMiB: Partial<Record<ServerKind, number>>;
   readonly notes: string[];
+  /** The baseline revision, when one ran. */
+  readonly baseline: string | null;
 }
 
 const failures = (r: LoadResult) => r.non2xx + r.errors + r.timeouts;
@@ -146,6 +164,9 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
 
   const database = await createBenchDatabase(options.dir, options.mode === 'smoke' ? `smoke-${process.pid}` : 'bench');
   let servers = [...options.servers];
+  if (options.baselineRoot) servers = servers.flatMap((k) => (k === 'service' ? ['service', 'baseline'] : [k])) as ServerKind[];
+  const start = (kind: ServerKind, nodeArgs?: string[]) =>
+    ServerProcess.start(kind, { databaseUrl: database.url, nodeArgs, root: kind === 'baseline' ? options.baselineRoot : undefined });
   if (database.dialect !== 'sqlite' && servers.includes('raw')) {
     servers = servers.filter((s) => s !== 'raw');
     notes.push(`The raw reference runs on SQLite only; on ${database.dialect} it is left out.`);
@@ -161,11 +182,11 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
 
     const startupRssMiB: Partial<Record<ServerKind, number>> = {};
     const kinds = [...new Set([...servers, ...(options.scaling?.servers ?? []), ...(options.soak ? ['service' as const] : [])])];
-    const launched = await Promise.allSettled(kinds.map((kind) => ServerProcess.start(kind, { databaseUrl: database.url })));
+    const launched = await Promise.allSettled(kinds.map((kind) => start(kind)));
     for (const outcome of launched) if (outcome.status === 'fulfilled') running.set(outcome.value.kind, outcome.value);
     for (const outcome of launched) if (outcome.status === 'rejected') throw outcome.reason;
     for (const [kind, server] of running) startupRssMiB[kind] = server.memory()?.rssMiB ?? NaN;
-    const ordered = SERVER_KINDS.filter((k) => running.has(k)).map((k) => running.get(k)!);
+    const ordered = ALL_SERVER_KINDS.filter((k) => running.has(k)).map((k) => running.get(k)!);
 
     log('probes: the same requests to every server ...');
     const probeResults = await runProbes(
@@ -189,12 +210,14 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
           const common = { url: server.url, token: seeded.token, connections: options.connections, next, counter };
           if (options.warmupSeconds > 0) await drive({ ...common, duration: options.warmupSeconds });
           const sampler = new RssSampler(server.pid);
+          const cpuBefore = readCpuMs(server.pid);
           const result = await drive({ ...common, duration: options.seconds });
+          const cpuMsPerRequest = (readCpuMs(server.pid) - cpuBefore) / result.requests;
           const peakRssMiB = sampler.stop();
           const key = `${scenario}/${kind}`;
-          runs.set(key, [...(runs.get(key) ?? []), { round, result, peakRssMiB }]);
+          runs.set(key, [...(runs.get(key) ?? []), { round, result, cpuMsPerRequest, peakRssMiB }]);
           log(
-            `  round ${round} ${scenario.padEnd(6)} ${kind.padEnd(7)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50.toFixed(2)} ms  p99 ${result.p99.toFixed(2)} ms  RSS ${peakRssMiB.toFixed(0)} MiB` +
+            `  round ${round} ${scenario.padEnd(6)} ${kind.padEnd(7)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50.toFixed(2)} ms  p99 ${result.p99.toFixed(2)} ms  CPU ${cpuMsPerRequest.toFixed(3)} ms/req  RSS ${peakRssMiB.toFixed(0)} MiB` +
               (failures(result) ? `  FAILURES ${JSON.stringify(result.statusCodes)} errors ${result.errors}` : ''),
           );
         }
@@ -209,6 +232,7 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
           rps: median(list.map((r) => r.result.rps)),
           p50: median(list.map((r) => r.result.p50)),
           p99: median(list.map((r) => r.result.p99)),
+          cpuMsPerRequest: median(list.map((r) => r.cpuMsPerRequest)),
           peakRssMiB: Math.max(...list.map((r) => r.peakRssMiB)),
           failures: list.reduce((sum, r) => sum + failures(r.result), 0),
         };
@@ -220,6 +244,10 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
         serviceVsExpress: s && summaries.express ? s.rps / summaries.express.rps : null,
         serviceVsRaw: s && summaries.raw ? s.rps / summaries.raw.rps : null,
         p99VsExpress: s && summaries.express ? s.p99 / summaries.express.p99 : null,
+        cpuServiceVsExpress: s && summaries.express ? summaries.express.cpuMsPerRequest / s.cpuMsPerRequest : null,
+        cpuServiceVsRaw: s && summaries.raw ? summaries.raw.cpuMsPerRequest / s.cpuMsPerRequest : null,
+        serviceVsBaseline: s && summaries.baseline ? s.rps / summaries.baseline.rps : null,
+        cpuServiceVsBaseline: s && summaries.baseline ? summaries.baseline.cpuMsPerRequest / s.cpuMsPerRequest : null,
       };
     });
 
@@ -304,8 +332,13 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
 
     // ---- profile -----------------------------------------------------------------------------
     let profile: ProfileSummary | null = null;
+    const otherProfiles: Partial<Record<ServerKind, ProfileSummary>> = {};
     if (options.profileSeconds) {
-      profile = await profileService(options, database.url, seeded, reset);
+      for (const kind of options.profileServers ?? ['service']) {
+        const summary = await profileServer(kind, options, start, seeded, reset);
+        if (kind === 'service') profile = summary;
+        else otherProfiles[kind] = summary;
+      }
     }
 
     return {
@@ -323,8 +356,10 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
       soak,
       plugins,
       profile,
+      otherProfiles,
       hwmMiB,
       notes,
+      baseline: options.baselineRef ?? null,
     };
   } finally {
     await Promise.all([...running.values()].map((s) => s.stop()));
@@ -333,21 +368,30 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
   }
 }
 
-/** The service under Add Items load with node --cpu-prof; where its time goes. */
-async function profileService(options: BenchOptions, databaseUrl: string, seeded: Seeded, reset: () => Promise<unknown>): Promise<ProfileSummary> {
-  const dir = path.resolve(options.dir, 'profile');
+/** A server under Add Items load with node --cpu-prof; where its time goes (from its first request on). */
+async function profileServer(
+  kind: ServerKind,
+  options: BenchOptions,
+  start: (kind: ServerKind, nodeArgs: string[]) => Promise<ServerProcess>,
+  seeded: Seeded,
+  reset: () => Promise<unknown>,
+): Promise<ProfileSummary> {
+  const dir = path.resolve(options.dir, 'profile', kind);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   await reset();
-  options.log(`profiling the service on Add Items for ${options.profileSeconds} s ...`);
-  const server = await ServerProcess.start('service', { databaseUrl, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=200'] });
+  options.log(`profiling ${kind} on Add Items for ${options.profileSeconds} s ...`);
+  const server = await start(kind, ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=200']);
   try {
     const next = (i: number) => addRequest(seeded.ids, options.shape, i);
-    await drive({ url: server.url, token: seeded.token, connections: options.connections, next, counter: { value: 0 }, duration: options.profileSeconds! });
+    const result = await drive({ url: server.url, token: seeded.token, connections: options.connections, next, counter: { value: 0 }, duration: options.profileSeconds! });
+    options.log(`  ${kind} under the profiler: ${result.rps.toFixed(0)} req/s`);
   } finally {
     await server.stop(15_000);
   }
   const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
   if (!file) throw new Error(`no .cpuprofile written in ${dir}`);
-  return summariseProfile(path.join(dir, file), ['toSQL', 'transaction', '_query', 'query', 'map', 'validate', 'handle', 'dispatch', 'authorize', 'run', 'JSON.stringify', 'stringify']);
+  const summary = summariseProfile(path.join(dir, file), ['toSQL', 'transaction', '_query', 'query', 'map', 'validate', 'handle', 'dispatch', 'authorize', 'run', 'JSON.stringify', 'stringify']);
+  options.log(`  ${kind}: ${summary.busyMs.toFixed(0)} ms busy; top: ${summary.topSelf.slice(0, 5).map((f) => `${f.name} ${f.percent.toFixed(1)}%`).join(', ')}`);
+  return summary;
 }

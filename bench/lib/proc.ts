@@ -7,18 +7,24 @@ import net from 'node:net';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../app/bootstrap/paths.js';
 
-export type ServerKind = 'service' | 'express' | 'raw';
+/** `baseline`: the service built from another git revision (--baseline <ref>), for before/after figures. */
+export type ServerKind = 'service' | 'baseline' | 'express' | 'raw';
+/** The three servers of every run, in the order runs interleave. */
 export const SERVER_KINDS: readonly ServerKind[] = ['service', 'express', 'raw'];
+export const ALL_SERVER_KINDS: readonly ServerKind[] = ['service', 'baseline', 'express', 'raw'];
 export const SERVER_TITLES: Record<ServerKind, string> = {
   service: 'service (this framework)',
+  baseline: 'service at the baseline revision',
   express: 'Express + knex',
   raw: 'raw node:http + better-sqlite3',
 };
 
-const ENTRY: Record<ServerKind, string> = {
-  service: path.join(PROJECT_ROOT, 'dist', 'app', 'bin', 'server.js'),
-  express: path.join(PROJECT_ROOT, 'dist', 'bench', 'servers', 'express.js'),
-  raw: path.join(PROJECT_ROOT, 'dist', 'bench', 'servers', 'raw.js'),
+/** Where each server's entry point lives under a project root (the baseline has a root of its own). */
+const ENTRY: Record<ServerKind, string[]> = {
+  service: ['dist', 'app', 'bin', 'server.js'],
+  baseline: ['dist', 'app', 'bin', 'server.js'],
+  express: ['dist', 'bench', 'servers', 'express.js'],
+  raw: ['dist', 'bench', 'servers', 'raw.js'],
 };
 
 export async function freePort(): Promise<number> {
@@ -50,6 +56,24 @@ export function readMemory(pid: number): MemoryReading | null {
   }
 }
 
+/**
+ * CPU time a process has used (user + system), ms, from /proc/<pid>/stat (clock ticks of 10 ms
+ * on Linux). Per request it is steadier than throughput on a shared machine: other processes
+ * take wall time from a server, not CPU time.
+ */
+export function readCpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces), which ends with ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return NaN;
+  }
+}
+
+const CLOCK_TICKS = 100;
+
 /** Samples a process's RSS every `everyMs` while a run lasts; answers the largest reading. */
 export class RssSampler {
   private peak = 0;
@@ -77,7 +101,8 @@ export interface ServerOptions {
   /** Extra node flags, e.g. --cpu-prof. */
   readonly nodeArgs?: readonly string[];
   readonly env?: Record<string, string>;
-  readonly cwd?: string;
+  /** Project root to run from (the baseline's checkout); this project by default. */
+  readonly root?: string;
 }
 
 export class ServerProcess {
@@ -100,8 +125,9 @@ export class ServerProcess {
 
   static async start(kind: ServerKind, options: ServerOptions): Promise<ServerProcess> {
     const port = await freePort();
-    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ENTRY[kind]], {
-      cwd: options.cwd ?? PROJECT_ROOT,
+    const root = options.root ?? PROJECT_ROOT;
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), path.join(root, ...ENTRY[kind])], {
+      cwd: root,
       env: {
         ...process.env,
         DATABASE_URL: options.databaseUrl,

@@ -87,10 +87,20 @@ export function summariseProfile(file: string, watch: readonly string[] = [], to
   const inclFn = new Map<string, number>();
   let busy = 0;
   let idle = 0;
+  // Start-up (module loading, migrations check) is not what we measure: count from the first
+  // HTTP request on (the readiness probe comes right after start-up).
+  let serving = false;
   for (let i = 0; i < profile.samples.length; i++) {
     const us = profile.timeDeltas[i] ?? 0;
     const node = byId.get(profile.samples[i]!);
     if (!node) continue;
+    if (!serving) {
+      for (let id: number | undefined = node.id; id !== undefined && !serving; id = parent.get(id)) {
+        const frame = byId.get(id)!.callFrame;
+        serving = frame.functionName === 'parserOnIncoming' || frame.functionName === 'parserOnHeadersComplete';
+      }
+      if (!serving) continue;
+    }
     const a = area(node.callFrame);
     if (a === '(idle)') {
       idle += us;

@@ -22,16 +22,26 @@ export function markdown(report: BenchReport): string {
       `(GET and Update Items), an Add pool of ${s.shape.addPool} more (Add Items, back to its seeded state before every run).`,
     '',
   );
-  out.push('| Scenario | Server | req/s | p50 ms | p99 ms | peak RSS MiB | req/s per round |', '|---|---|---:|---:|---:|---:|---|');
+  out.push('| Scenario | Server | req/s | p50 ms | p99 ms | CPU ms/req | peak RSS MiB | req/s per round |', '|---|---|---:|---:|---:|---:|---:|---|');
   for (const sc of report.scenarios) {
     for (const [kind, sum] of Object.entries(sc.servers) as [ServerKind, NonNullable<(typeof sc.servers)[ServerKind]>][]) {
       out.push(
-        `| ${SCENARIO_TITLES[sc.scenario]} | ${SERVER_TITLES[kind]} | ${f(sum.rps, 0)} | ${f(sum.p50)} | ${f(sum.p99)} | ${f(sum.peakRssMiB, 0)} | ${sum.runs.map((r) => r.result.rps.toFixed(0)).join(', ')}${sum.failures ? ` (**${sum.failures} failed**)` : ''} |`,
+        `| ${SCENARIO_TITLES[sc.scenario]} | ${SERVER_TITLES[kind]} | ${f(sum.rps, 0)} | ${f(sum.p50)} | ${f(sum.p99)} | ${f(sum.cpuMsPerRequest, 3)} | ${f(sum.peakRssMiB, 0)} | ${sum.runs.map((r) => r.result.rps.toFixed(0)).join(', ')}${sum.failures ? ` (**${sum.failures} failed**)` : ''} |`,
       );
     }
   }
-  out.push('', '| Scenario | service ÷ Express (req/s) | service ÷ raw (req/s) | service p99 ÷ Express p99 |', '|---|---:|---:|---:|');
-  for (const sc of report.scenarios) out.push(`| ${SCENARIO_TITLES[sc.scenario]} | ${x(sc.serviceVsExpress)} | ${x(sc.serviceVsRaw)} | ${x(sc.p99VsExpress)} |`);
+  out.push(
+    '',
+    '| Scenario | service ÷ Express (req/s) | service ÷ raw (req/s) | service p99 ÷ Express p99 | same, by CPU per request: vs Express | vs raw |',
+    '|---|---:|---:|---:|---:|---:|',
+  );
+  for (const sc of report.scenarios) {
+    out.push(`| ${SCENARIO_TITLES[sc.scenario]} | ${x(sc.serviceVsExpress)} | ${x(sc.serviceVsRaw)} | ${x(sc.p99VsExpress)} | ${x(sc.cpuServiceVsExpress)} | ${x(sc.cpuServiceVsRaw)} |`);
+  }
+  if (report.scenarios.some((sc) => sc.serviceVsBaseline !== null)) {
+    out.push('', `| Scenario | service ÷ baseline (${report.baseline ?? 'baseline'}), req/s | by CPU per request |`, '|---|---:|---:|');
+    for (const sc of report.scenarios) out.push(`| ${SCENARIO_TITLES[sc.scenario]} | ${x(sc.serviceVsBaseline)} | ${x(sc.cpuServiceVsBaseline)} |`);
+  }
 
   const bad = report.probes.filter((p) => !p.same);
   out.push(

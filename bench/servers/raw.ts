@@ -54,10 +54,10 @@ const FULFILLMENT_BY_LOWER = new Map(FULFILLMENT_TYPES.map((t) => [t.toLowerCase
 const ITEM_FIELDS = new Set(['sku', 'qty', 'autoship_interval', 'note', 'fulfillment_type', 'fullfillment_type', 'doctor_id', 'location_id', 'item_id', 'availability']);
 
 const sql = {
-  token: db.prepare('select * from `integration_token` where `token_hash` = ? limit 1'),
-  storeByCode: db.prepare('select * from `store` where `code` = ? limit 1'),
-  defaultStore: db.prepare('select * from `store` where `is_default` = 1 limit 1'),
-  load: db.prepare('select * from `dispensary_recommendation` where `recommendation_id` = ? and `store_id` = ? limit 1'),
+  token: db.prepare('select * from `integration_token` where `token_hash` = ? limit ?'),
+  storeByCode: db.prepare('select * from `store` where `code` = ? limit ?'),
+  defaultStore: db.prepare('select * from `store` where `is_default` = ? limit ?'),
+  load: db.prepare('select * from `dispensary_recommendation` where `recommendation_id` = ? and `store_id` = ? limit ?'),
   items: db.prepare(
     'select `i`.`item_id`, `i`.`recommendation_id`, `i`.`sku`, `i`.`sku_key`, `i`.`qty`, `i`.`autoship_interval`, `i`.`note`, ' +
       '`i`.`fulfillment_type`, `i`.`doctor_id`, `i`.`location_id`, `p`.`sku` as `product_sku`, `p`.`is_in_stock` ' +
@@ -78,14 +78,19 @@ function statement(key: string, make: () => string): Statement {
 
 const productsIn = (n: number) =>
   statement(`products:${n}`, () => `select \`entity_id\`, \`sku\`, \`sku_key\`, \`name\`, \`price\`, \`status\`, \`is_in_stock\` from \`catalog_product\` where \`sku_key\` in (${Array(n).fill('?').join(', ')})`);
+/**
+ * The very SQL knex writes for a multi-row insert on SQLite (columns sorted, one row as VALUES,
+ * several as SELECT ... UNION ALL SELECT ... WHERE true): the same statement for SQLite to run.
+ */
+const INSERT_COLUMNS = [...ITEM_COLUMNS].sort();
 const insertItems = (n: number) =>
-  statement(
-    `insert:${n}`,
-    () =>
-      `insert into \`dispensary_recommendation_item\` (${ITEM_COLUMNS.map((c) => `\`${c}\``).join(', ')}) values ` +
-      Array(n).fill(`(${ITEM_COLUMNS.map(() => '?').join(', ')})`).join(', ') +
-      ' on conflict (`recommendation_id`, `sku_key`) do nothing',
-  );
+  statement(`insert:${n}`, () => {
+    const head = `insert into \`dispensary_recommendation_item\` (${INSERT_COLUMNS.map((c) => `\`${c}\``).join(', ')})`;
+    const conflict = ' on conflict (`recommendation_id`, `sku_key`) do nothing';
+    if (n === 1) return `${head} values (${INSERT_COLUMNS.map(() => '?').join(', ')})${conflict}`;
+    const row = INSERT_COLUMNS.map((c) => `? as \`${c}\``).join(', ');
+    return `${head} select ${Array(n).fill(row).join(' union all select ')} where true${conflict}`;
+  });
 const updateItem = (fields: readonly string[]) =>
   statement(`update:${fields.join(',')}`, () => `update \`dispensary_recommendation_item\` set ${fields.map((f) => `\`${f}\` = ?`).join(', ')} where \`item_id\` = ?`);
 
@@ -94,7 +99,7 @@ function resolveStore(code: string | null): number {
   const key = code ?? '';
   const cached = stores.get(key);
   if (cached !== undefined) return cached;
-  const row = (code === null ? sql.defaultStore.get() : /^[a-z][a-z0-9_]{0,31}$/.test(code) ? sql.storeByCode.get(code) : undefined) as
+  const row = (code === null ? sql.defaultStore.get(1, 1) : /^[a-z][a-z0-9_]{0,31}$/.test(code) ? sql.storeByCode.get(code, 1) : undefined) as
     | { store_id: number; is_active: number }
     | undefined;
   if (!row || !row.is_active) throw new HttpError(400, MSG.unknownStore, { storeCode: key.slice(0, 64) });
@@ -106,7 +111,7 @@ function authorize(req: IncomingMessage, storeId: number): void {
   const token = BEARER.exec(req.headers.authorization ?? '')?.[1];
   if (!token || !TOKEN_PATTERN.test(token)) throw unauthorized();
   const hash = hashToken(token);
-  checkToken(sql.token.get(hash) as TokenRow | undefined, hash, storeId);
+  checkToken(sql.token.get(hash, 1) as TokenRow | undefined, hash, storeId);
 }
 
 // ---- validation: the contract's item rules, by hand ------------------------------------------
@@ -215,7 +220,7 @@ function validate(body: Record<string, unknown>): ItemInput[] {
 function load(id: string, storeId: number): RecommendationRow {
   const key = id.trim().toLowerCase();
   if (!UUID.test(key)) throw notFound(id);
-  const row = sql.load.get(key, storeId) as RecommendationRow | undefined;
+  const row = sql.load.get(key, storeId, 1) as RecommendationRow | undefined;
   if (!row) throw notFound(id);
   return row;
 }
@@ -268,7 +273,7 @@ const addItems = db.transaction((id: string, storeId: number, input: ItemInput[]
   }
   if (errors.length) throw inputError(errors);
   const values: unknown[] = [];
-  for (const row of rows) for (const column of ITEM_COLUMNS) values.push(row[column]);
+  for (const row of rows) for (const column of INSERT_COLUMNS) values.push(row[column]);
   insertItems(rows.length).run(...values);
   for (const row of rows) {
     const product = products.get(row.sku_key)!;
