@@ -214,6 +214,9 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
           const result = await drive({ ...common, duration: options.seconds });
           const cpuMsPerRequest = (readCpuMs(server.pid) - cpuBefore) / result.requests;
           const peakRssMiB = sampler.stop();
+          if (server.child.exitCode !== null || server.child.signalCode !== null) {
+            throw new Error(`the ${kind} server died during the ${scenario} run (exit ${server.child.exitCode ?? server.child.signalCode}):\n${server.log().slice(-4000)}`);
+          }
           const key = `${scenario}/${kind}`;
           runs.set(key, [...(runs.get(key) ?? []), { round, result, cpuMsPerRequest, peakRssMiB }]);
           log(
