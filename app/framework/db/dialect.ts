@@ -32,7 +32,9 @@ interface SqliteConnection {
 }
 
 /** Distinct SQL texts kept prepared per connection; queries with varying IN-list lengths make a few more. */
-const STATEMENT_CACHE_SIZE = 500;
+const STATEMENT_CACHE_SIZE = 200;
+/** Longer SQL (e.g. a many-row insert) is prepared each time: its run dwarfs its preparation, and its compiled program can weigh 100 KiB. */
+const MAX_CACHED_SQL_LENGTH = 32 * 1024;
 
 /**
  * Performance: knex's better-sqlite3 client prepares every query afresh (`connection.prepare(sql)`
@@ -41,12 +43,14 @@ const STATEMENT_CACHE_SIZE = 500;
  * keeps its prepared statements by text and hands them out again (prepare once). Safe because
  * better-sqlite3 runs a statement to completion synchronously (knex uses all()/run(), never
  * iterate()), knex sets no per-statement modes, and SQLite re-prepares a statement by itself
- * after a schema change. Bounded: the oldest statement is dropped past STATEMENT_CACHE_SIZE.
+ * after a schema change. Bounded: the oldest statement is dropped past STATEMENT_CACHE_SIZE, and
+ * very long SQL is not kept.
  */
 function cachePreparedStatements(conn: SqliteConnection): void {
   const prepare = conn.prepare.bind(conn);
   const cache = new Map<string, unknown>();
   conn.prepare = (sql: string) => {
+    if (sql.length > MAX_CACHED_SQL_LENGTH) return prepare(sql);
     let statement = cache.get(sql);
     if (statement === undefined) {
       statement = prepare(sql);

@@ -10,6 +10,14 @@ export const RECOMMENDATION_TABLE = 'dispensary_recommendation';
 export const ITEM_TABLE = 'dispensary_recommendation_item';
 const PRODUCT_TABLE = 'catalog_product';
 
+/**
+ * Rows per INSERT statement. Knex writes a multi-row insert on SQLite as SELECT ... UNION ALL
+ * SELECT ..., and SQLite refuses more than 500 terms in a compound SELECT: Add Items or a
+ * creation with 501 to 1000 items answered 500 (found by the benchmark's scaling run). Chunks of
+ * one size also reuse one prepared statement.
+ */
+const INSERT_CHUNK = 100;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export interface RecommendationRow {
@@ -150,15 +158,15 @@ export class RecommendationResource {
     return rows.map((row) => ({ key: row.sku_key, item: toItem(row, row.product_sku, truthy(row.is_in_stock)) }));
   }
 
-  /** One multi-row insert; a row whose sku key the recommendation already holds is skipped by the unique index. */
+  /** Multi-row inserts (INSERT_CHUNK rows each); a row whose sku key the recommendation already holds is skipped by the unique index. */
   async insertItemsIgnoringExisting(rows: readonly ItemRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    await this.db()(ITEM_TABLE).insert(rows).onConflict(['recommendation_id', 'sku_key']).ignore();
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      await this.db()(ITEM_TABLE).insert(rows.slice(i, i + INSERT_CHUNK)).onConflict(['recommendation_id', 'sku_key']).ignore();
+    }
   }
 
   async insertItems(rows: readonly ItemRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    await this.db()(ITEM_TABLE).insert(rows);
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) await this.db()(ITEM_TABLE).insert(rows.slice(i, i + INSERT_CHUNK));
   }
 
   async insertRecommendation(row: RecommendationRow): Promise<void> {
