@@ -37,7 +37,7 @@ export const FULL_SHAPE: DataShape = {
 };
 
 export const SMOKE_SHAPE: DataShape = {
-  products: 1_200,
+  products: 1_700,
   patients: 5,
   recommendations: 20,
   itemsPerRecommendation: 10,

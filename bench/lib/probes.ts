@@ -28,6 +28,8 @@ export function probes(ids: SeededIds, shape: DataShape): Probe[] {
   const path = add.path;
   return [
     { name: 'Add Items: 2 new items', request: add, writes: true },
+    // More than 500 rows in one insert once failed on SQLite (a compound SELECT of more than 500 terms).
+    { name: 'Add Items: 600 new items', request: addRequest(ids, shape, 1, 600), writes: true },
     { name: 'Update Items: 2 items', request: updateRequest(ids, shape, 0), writes: true },
     { name: 'GET recommendation', request: getRequest(ids, 0), writes: false },
     {

@@ -215,7 +215,10 @@ async function addItems(trx: Knex.Transaction, id: string, storeId: number, inpu
     }
   }
   if (errors.length) throw inputError(errors);
-  await trx('dispensary_recommendation_item').insert(rows).onConflict(['recommendation_id', 'sku_key']).ignore();
+  // 100 rows per statement, as the service: SQLite refuses a compound SELECT of more than 500 terms.
+  for (let i = 0; i < rows.length; i += 100) {
+    await trx('dispensary_recommendation_item').insert(rows.slice(i, i + 100)).onConflict(['recommendation_id', 'sku_key']).ignore();
+  }
   for (const row of rows) {
     const product = products.get(row.sku_key)!;
     items.push(toItem(row, product.sku, product.is_in_stock === true || Number(product.is_in_stock) === 1));

@@ -272,9 +272,13 @@ const addItems = db.transaction((id: string, storeId: number, input: ItemInput[]
     }
   }
   if (errors.length) throw inputError(errors);
-  const values: unknown[] = [];
-  for (const row of rows) for (const column of INSERT_COLUMNS) values.push(row[column]);
-  insertItems(rows.length).run(...values);
+  // 100 rows per statement, as the service: SQLite refuses a compound SELECT of more than 500 terms.
+  for (let i = 0; i < rows.length; i += 100) {
+    const chunk = rows.slice(i, i + 100);
+    const values: unknown[] = [];
+    for (const row of chunk) for (const column of INSERT_COLUMNS) values.push(row[column]);
+    insertItems(chunk.length).run(...values);
+  }
   for (const row of rows) {
     const product = products.get(row.sku_key)!;
     items.push(toItem(row, product.sku, product.is_in_stock === 1));
