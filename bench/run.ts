@@ -52,7 +52,8 @@ export function benchOptions(argv: readonly string[], log: (line: string) => voi
     shape: smoke ? SMOKE_SHAPE : FULL_SHAPE,
     dir,
     connections: num('--connections', 10),
-    warmupSeconds: num('--warmup', smoke ? 0.3 : 2),
+    warmupSeconds: num('--warmup', smoke ? 0.3 : 1),
+    primeSeconds: num('--prime', smoke ? 0 : 3),
     seconds: num('--seconds', smoke ? 1 : 10),
     rounds: num('--rounds', smoke ? 1 : 3),
     scenarios: list<Scenario>('--scenarios', SCENARIOS),
@@ -61,9 +62,11 @@ export function benchOptions(argv: readonly string[], log: (line: string) => voi
       ? null
       : smoke
         ? { addSizes: [1, 10], getSizes: [10, 100], warmupSeconds: 0.2, seconds: 0.5, servers: ['service'] }
-        : { addSizes: [1, 10, 100, 1000], getSizes: [10, 1000, 10000], warmupSeconds: 1, seconds: 3, servers: list<ServerKind>('--scaling-servers', SERVER_KINDS) },
+        : { addSizes: [1, 10, 100, 1000], getSizes: [10, 1000, 10000], warmupSeconds: 1, seconds: 3, servers: list<ServerKind>('--scaling-servers', SERVER_KINDS, ['service']) },
     plugins: has('--no-plugins') ? null : smoke ? { counts: [0, 1, 5], sampleMs: 10, samples: 1 } : { counts: [0, 1, 5, 20], sampleMs: 100, samples: 5 },
-    soak: has('--no-soak') ? null : { warmupRequests: smoke ? 100 : 5_000, requests: num('--soak-requests', smoke ? 300 : 100_000) },
+    soak: has('--no-soak')
+      ? null
+      : { warmupRequests: smoke ? 100 : 5_000, requests: num('--soak-requests', smoke ? 300 : 100_000), maxSeconds: num('--soak-max-seconds', smoke ? 30 : 120) },
     profileSeconds,
     profileServers: list<ServerKind>('--profile-servers', ALL_SERVER_KINDS, ['service']),
     baselineRef: value('--baseline'),

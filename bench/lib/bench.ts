@@ -36,13 +36,16 @@ export interface BenchOptions {
   readonly dir: string;
   readonly connections: number;
   readonly warmupSeconds: number;
+  /** Extra warm-up before each server's first run of a scenario (the JIT needs a few thousand requests). */
+  readonly primeSeconds: number;
   readonly seconds: number;
   readonly rounds: number;
   readonly scenarios: readonly Scenario[];
   readonly servers: readonly ServerKind[];
   readonly scaling: ScalingOptions | null;
   readonly plugins: { readonly counts: readonly number[]; readonly sampleMs: number; readonly samples: number } | null;
-  readonly soak: { readonly warmupRequests: number; readonly requests: number } | null;
+  /** `requests` for the soak, unless `maxSeconds` pass first (then the report says how many ran). */
+  readonly soak: { readonly warmupRequests: number; readonly requests: number; readonly maxSeconds: number } | null;
   /** Profile the service (node --cpu-prof) under Add Items load for this many seconds. */
   readonly profileSeconds: number | null;
   /** Which servers to profile (the service by default; others to compare). */
@@ -102,16 +105,21 @@ export interface ScalingPoint {
 }
 
 export interface SoakReport {
+  /** Requests asked for after the warm-up reading; `requests` were served (fewer only when the time cap came first). */
+  readonly requested: number;
   readonly requests: number;
+  /** Of those, the continuous mixed soak at the end (the rest: the service's runs of rounds 2 and up). */
+  readonly continuous: { readonly requests: number; readonly seconds: number; readonly rps: number; readonly failures: number };
+  /** Wall time from the warm-up reading to the end, s. */
   readonly seconds: number;
-  readonly rps: number;
   readonly failures: number;
+  /** RSS of the service process after its warm-up (round 1: it has served every scenario), MiB. */
   readonly rssAfterWarmupMiB: number;
   readonly rssEndMiB: number;
   readonly peakRssMiB: number;
   /** (end - after warm-up) / after warm-up, percent. */
   readonly changePercent: number;
-  /** RSS every few seconds during the soak, MiB. */
+  /** RSS every few seconds from the warm-up reading on, MiB. */
   readonly trace: { seconds: number; rssMiB: number }[];
 }
 
@@ -124,6 +132,7 @@ export interface BenchReport {
   readonly settings: {
     connections: number;
     warmupSeconds: number;
+    primeSeconds: number;
     seconds: number;
     rounds: number;
     shape: DataShape;
@@ -150,7 +159,8 @@ const failures = (r: LoadResult) => r.non2xx + r.errors + r.timeouts;
 export async function runBench(options: BenchOptions): Promise<BenchReport> {
   const started = Date.now();
   const startedAt = new Date(started).toISOString();
-  const { log, shape } = options;
+  const { shape } = options;
+  const log = (line: string) => options.log(line.startsWith(' ') ? line : `[${((Date.now() - started) / 1000).toFixed(0).padStart(3)} s] ${line}`);
   const notes: string[] = [];
   mkdirSync(options.dir, { recursive: true });
 
@@ -200,7 +210,27 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
     // ---- interleaved rounds ------------------------------------------------------------------
     const runs = new Map<string, RunRecord[]>();
     const updateCounter = { value: 0 }; // one sequence for every Update run: each hit changes qty
+    const served = new Map<ServerKind, { requests: number; failures: number }>();
+    const count = (kind: ServerKind, result: LoadResult): LoadResult => {
+      const total = served.get(kind) ?? { requests: 0, failures: 0 };
+      served.set(kind, { requests: total.requests + result.requests, failures: total.failures + failures(result) });
+      return result;
+    };
+    // The memory soak starts once the service has warmed up on every scenario (after round 1).
+    let soakStart: { at: number; rssMiB: number; served: number; failures: number; sampler: RssSampler; trace: { seconds: number; rssMiB: number }[]; timer: NodeJS.Timeout } | undefined;
+    const startSoak = () => {
+      const service = running.get('service');
+      if (!options.soak || !service || soakStart) return;
+      const at = Date.now();
+      const rssMiB = service.memory()!.rssMiB;
+      const trace = [{ seconds: 0, rssMiB }];
+      const timer = setInterval(() => trace.push({ seconds: (Date.now() - at) / 1000, rssMiB: service.memory()?.rssMiB ?? NaN }), 5_000);
+      const total = served.get('service') ?? { requests: 0, failures: 0 };
+      soakStart = { at, rssMiB, served: total.requests, failures: total.failures, sampler: new RssSampler(service.pid, 250), trace, timer };
+    };
+    log(`${options.rounds} rounds of ${options.scenarios.join(', ')} on ${servers.join(', ')}, ${options.seconds} s each ...`);
     for (let round = 1; round <= options.rounds; round++) {
+      if (round === 2) startSoak();
       for (const scenario of options.scenarios) {
         for (const kind of servers) {
           const server = running.get(kind)!;
@@ -208,10 +238,11 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
           const counter = scenario === 'update' ? updateCounter : { value: 0 };
           const next = (i: number) => scenarioRequest(scenario, seeded.ids, shape, i);
           const common = { url: server.url, token: seeded.token, connections: options.connections, next, counter };
-          if (options.warmupSeconds > 0) await drive({ ...common, duration: options.warmupSeconds });
+          const warmup = options.warmupSeconds + (round === 1 ? options.primeSeconds : 0);
+          if (warmup > 0) count(kind, await drive({ ...common, duration: warmup }));
           const sampler = new RssSampler(server.pid);
           const cpuBefore = readCpuMs(server.pid);
-          const result = await drive({ ...common, duration: options.seconds });
+          const result = count(kind, await drive({ ...common, duration: options.seconds }));
           const cpuMsPerRequest = (readCpuMs(server.pid) - cpuBefore) / result.requests;
           const peakRssMiB = sampler.stop();
           if (server.child.exitCode !== null || server.child.signalCode !== null) {
@@ -254,6 +285,58 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
       };
     });
 
+    // ---- memory soak -----------------------------------------------------------------------------
+    // Before the scaling runs: their 1,000-item requests grow the heap on purpose.
+    let soak: SoakReport | null = null;
+    if (options.soak && running.has('service')) {
+      const server = running.get('service')!;
+      const soakOptions = options.soak;
+      startSoak(); // with a single round, the soak starts here
+      const since = soakStart!;
+      const servedSince = () => (served.get('service')?.requests ?? 0) - since.served;
+      const remaining = Math.max(0, soakOptions.requests - servedSince());
+      log(`memory soak: ${servedSince()} requests served since the warm-up reading; ${remaining} more (Add, Update, GET in turn) ...`);
+      await reset();
+      const counters = { add: 0, update: updateCounter.value };
+      const next = (i: number) => {
+        const which = SCENARIOS[i % 3]!;
+        if (which === 'add') return addRequest(seeded.ids, shape, counters.add++);
+        if (which === 'update') return updateRequest(seeded.ids, shape, counters.update++);
+        return getRequest(seeded.ids, i);
+      };
+      const common = { url: server.url, token: seeded.token, connections: options.connections, next, counter: { value: 0 } };
+      const continuous =
+        remaining > 0
+          ? count('service', await drive({ ...common, amount: remaining, maxSeconds: soakOptions.maxSeconds }))
+          : null;
+      clearInterval(since.timer);
+      const peakRssMiB = since.sampler.stop();
+      const rssEndMiB = server.memory()!.rssMiB;
+      const seconds = (Date.now() - since.at) / 1000;
+      since.trace.push({ seconds, rssMiB: rssEndMiB });
+      soak = {
+        requested: soakOptions.requests,
+        requests: servedSince(),
+        continuous: {
+          requests: continuous?.requests ?? 0,
+          seconds: continuous?.seconds ?? 0,
+          rps: continuous?.rps ?? 0,
+          failures: continuous ? failures(continuous) : 0,
+        },
+        seconds,
+        failures: (served.get('service')?.failures ?? 0) - since.failures,
+        rssAfterWarmupMiB: since.rssMiB,
+        rssEndMiB,
+        peakRssMiB,
+        changePercent: (100 * (rssEndMiB - since.rssMiB)) / since.rssMiB,
+        trace: since.trace,
+      };
+      log(
+        `  ${soak.requests} requests in ${seconds.toFixed(0)} s (${soak.continuous.requests} in the continuous part); ` +
+          `RSS ${since.rssMiB.toFixed(1)} -> ${rssEndMiB.toFixed(1)} MiB (${soak.changePercent.toFixed(1)}%)`,
+      );
+    }
+
     // ---- scaling -------------------------------------------------------------------------------
     const scaling: ScalingPoint[] = [];
     if (options.scaling) {
@@ -290,46 +373,6 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
       }
     }
 
-    // ---- memory soak -----------------------------------------------------------------------------
-    let soak: SoakReport | null = null;
-    if (options.soak) {
-      const server = running.get('service')!;
-      log(`memory soak: ${options.soak.requests} requests (Add, Update, GET in turn) ...`);
-      await reset();
-      const counters = { add: 0, update: updateCounter.value };
-      const next = (i: number) => {
-        const which = SCENARIOS[i % 3]!;
-        if (which === 'add') return addRequest(seeded.ids, shape, counters.add++);
-        if (which === 'update') return updateRequest(seeded.ids, shape, counters.update++);
-        return getRequest(seeded.ids, i);
-      };
-      const counter = { value: 0 };
-      const common = { url: server.url, token: seeded.token, connections: options.connections, next, counter };
-      await drive({ ...common, amount: options.soak.warmupRequests });
-      const rssAfterWarmupMiB = server.memory()!.rssMiB;
-      const trace: { seconds: number; rssMiB: number }[] = [{ seconds: 0, rssMiB: rssAfterWarmupMiB }];
-      const soakStart = Date.now();
-      const tracer = setInterval(() => trace.push({ seconds: (Date.now() - soakStart) / 1000, rssMiB: server.memory()?.rssMiB ?? NaN }), 5_000);
-      const sampler = new RssSampler(server.pid, 250);
-      const result = await drive({ ...common, amount: options.soak.requests });
-      clearInterval(tracer);
-      const peakRssMiB = sampler.stop();
-      const rssEndMiB = server.memory()!.rssMiB;
-      trace.push({ seconds: (Date.now() - soakStart) / 1000, rssMiB: rssEndMiB });
-      soak = {
-        requests: result.requests,
-        seconds: result.seconds,
-        rps: result.rps,
-        failures: failures(result),
-        rssAfterWarmupMiB,
-        rssEndMiB,
-        peakRssMiB,
-        changePercent: (100 * (rssEndMiB - rssAfterWarmupMiB)) / rssAfterWarmupMiB,
-        trace,
-      };
-      log(`  ${result.requests} requests in ${result.seconds.toFixed(0)} s; RSS ${rssAfterWarmupMiB.toFixed(1)} -> ${rssEndMiB.toFixed(1)} MiB (${soak.changePercent.toFixed(1)}%)`);
-    }
-
     const hwmMiB: Partial<Record<ServerKind, number>> = {};
     for (const [kind, server] of running) hwmMiB[kind] = server.memory()?.hwmMiB ?? NaN;
 
@@ -350,7 +393,14 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
       seconds: (Date.now() - started) / 1000,
       machine: machineInfo(),
       database: database.dialect,
-      settings: { connections: options.connections, warmupSeconds: options.warmupSeconds, seconds: options.seconds, rounds: options.rounds, shape },
+      settings: {
+        connections: options.connections,
+        warmupSeconds: options.warmupSeconds,
+        primeSeconds: options.primeSeconds,
+        seconds: options.seconds,
+        rounds: options.rounds,
+        shape,
+      },
       seed: { maxSeededItem: seeded.maxSeededItem, counts: seeded.counts, seconds: seeded.seconds },
       startupRssMiB,
       probes: probeResults,

@@ -14,6 +14,8 @@ export interface LoadOptions {
   /** Seconds; or `amount` requests. */
   readonly duration?: number;
   readonly amount?: number;
+  /** With `amount`: stop anyway after this many seconds. */
+  readonly maxSeconds?: number;
   /** Request number i -> the request. */
   readonly next: (i: number) => BenchRequest;
   /** Where numbering starts; the caller keeps it across warm-up and run. */
@@ -63,7 +65,9 @@ export async function drive(options: LoadOptions): Promise<LoadResult> {
   instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
     if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
   });
+  const cap = options.maxSeconds ? setTimeout(() => instance.stop(), options.maxSeconds * 1000) : undefined;
   const result = await instance;
+  clearTimeout(cap);
   const sorted = Float64Array.from(latencies).sort();
   const statusCodes: Record<string, number> = {};
   for (const [code, { count }] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = count;

@@ -17,7 +17,7 @@ export function markdown(report: BenchReport): string {
     '',
   );
   out.push(
-    `${s.connections} connections, ${s.warmupSeconds} s warm-up then ${s.seconds} s per run, ${s.rounds} rounds interleaved (service, Express, raw, service, ...); ` +
+    `${s.connections} connections, ${s.warmupSeconds} s warm-up (${s.warmupSeconds + s.primeSeconds} s before a server's first run of a scenario) then ${s.seconds} s per run, ${s.rounds} rounds interleaved (service, Express, raw, service, ...); ` +
       `medians of the rounds. Data: ${report.seed.counts.products} products, ${s.shape.recommendations} recommendations of ${s.shape.itemsPerRecommendation} items ` +
       `(GET and Update Items), an Add pool of ${s.shape.addPool} more (Add Items, back to its seeded state before every run).`,
     '',
@@ -71,8 +71,11 @@ export function markdown(report: BenchReport): string {
       '',
       '## Memory soak (service)',
       '',
-      `${k.requests} requests (Add Items, Update Items, GET in turn) in ${f(k.seconds, 0)} s (${f(k.rps, 0)} req/s), ${k.failures} failed. ` +
-        `RSS after warm-up ${f(k.rssAfterWarmupMiB, 1)} MiB, at the end ${f(k.rssEndMiB, 1)} MiB (${k.changePercent >= 0 ? '+' : ''}${f(k.changePercent, 1)}%), peak ${f(k.peakRssMiB, 1)} MiB.`,
+      `RSS of the service process after its warm-up (round 1, every scenario served) ${f(k.rssAfterWarmupMiB, 1)} MiB; ` +
+        `after ${k.requests} more requests${k.requests < k.requested ? ` (of the ${k.requested} asked for: the time cap came first)` : ''} ` +
+        `${f(k.rssEndMiB, 1)} MiB (${k.changePercent >= 0 ? '+' : ''}${f(k.changePercent, 1)}%); peak ${f(k.peakRssMiB, 1)} MiB; ${k.failures} failed. ` +
+        `Those requests: the service's runs of the later rounds, then ${k.continuous.requests} in one continuous run (Add Items, Update Items, GET in turn; ` +
+        `${f(k.continuous.seconds, 0)} s, ${f(k.continuous.rps, 0)} req/s); ${f(k.seconds, 0)} s in all.`,
       '',
       `RSS over time (s: MiB): ${k.trace.map((t) => `${t.seconds.toFixed(0)}: ${t.rssMiB.toFixed(0)}`).join(', ')}.`,
     );

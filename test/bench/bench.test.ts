@@ -72,6 +72,7 @@ describe('Benchmark (npm run bench), smoke run on tiny data', function () {
     const soak = report.soak!;
     expect(soak.failures).to.equal(0);
     expect(soak.requests).to.equal(benchOptions(['--smoke']).soak!.requests);
+    expect(soak.continuous.requests).to.be.greaterThan(0);
     expect(soak.rssAfterWarmupMiB).to.be.greaterThan(0);
     expect(soak.rssEndMiB).to.be.greaterThan(0);
   });
