@@ -7,8 +7,10 @@
  * --scenarios add,update,get, --servers service,express,raw, --no-scaling, --no-soak,
  * --no-plugins, --soak-requests N, --profile [S] (node --cpu-prof on the service under Add Items
  * load; summary in the results, profile in var/bench/profile/), --profile-servers a,b,
+ * --profile-scenario add|update|get,
  * --baseline <git ref> (that revision's service runs too, interleaved: before/after figures),
- * --scaling-servers a,b. DATABASE_URL=mysql://... or
+ * --scaling-servers a,b, --out <name> (var/bench/<name>.json and .md instead of results).
+ * DATABASE_URL=mysql://... or
  * postgres://... runs on that server in a database / schema of its own (raw is SQLite-only).
  */
 import 'reflect-metadata';
@@ -69,13 +71,15 @@ export function benchOptions(argv: readonly string[], log: (line: string) => voi
       : { warmupRequests: smoke ? 100 : 5_000, requests: num('--soak-requests', smoke ? 300 : 100_000), maxSeconds: num('--soak-max-seconds', smoke ? 30 : 120) },
     profileSeconds,
     profileServers: list<ServerKind>('--profile-servers', ALL_SERVER_KINDS, ['service']),
+    profileScenario: list<Scenario>('--profile-scenario', SCENARIOS, ['add'])[0],
     baselineRef: value('--baseline'),
     log,
   };
 }
 
-export function writeResults(dir: string, report: Awaited<ReturnType<typeof runBench>>): { json: string; md: string; text: string } {
-  const name = report.mode === 'smoke' ? 'smoke-results' : 'results';
+export function writeResults(dir: string, report: Awaited<ReturnType<typeof runBench>>, out?: string): { json: string; md: string; text: string } {
+  const name = out ?? (report.mode === 'smoke' ? 'smoke-results' : 'results');
+  if (!/^[\w.-]+$/.test(name)) throw new Error(`--out takes a plain file name, got "${name}"`);
   const json = path.join(dir, `${name}.json`);
   const md = path.join(dir, `${name}.md`);
   const text = markdown(report);
@@ -88,7 +92,9 @@ async function main(): Promise<void> {
   let options = benchOptions(process.argv.slice(2));
   if (options.baselineRef) options = { ...options, baselineRoot: prepareBaseline(options.baselineRef, options.dir, options.log) };
   const report = await runBench(options);
-  const { json, md, text } = writeResults(options.dir, report);
+  const argv = process.argv.slice(2);
+  const out = argv.includes('--out') ? argv[argv.indexOf('--out') + 1] : undefined;
+  const { json, md, text } = writeResults(options.dir, report, out);
   process.stdout.write(`\n${text}\nWritten: ${path.relative(process.cwd(), json)}, ${path.relative(process.cwd(), md)}\n`);
   const failed = report.scenarios.some((s) => Object.values(s.servers).some((v) => v.failures > 0)) || report.probes.some((p) => !p.same);
   if (failed) {

@@ -48,6 +48,8 @@ export interface BenchOptions {
   readonly soak: { readonly warmupRequests: number; readonly requests: number; readonly maxSeconds: number } | null;
   /** Profile the service (node --cpu-prof) under Add Items load for this many seconds. */
   readonly profileSeconds: number | null;
+  /** The scenario profiled (Add Items by default). */
+  readonly profileScenario?: Scenario;
   /** Which servers to profile (the service by default; others to compare). */
   readonly profileServers?: readonly ServerKind[];
   /** A checkout of another revision, built (bench/lib/baseline.ts): its service runs as `baseline`, interleaved right after the service. */
@@ -433,11 +435,14 @@ async function profileServer(
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   await reset();
-  options.log(`profiling ${kind} on Add Items for ${options.profileSeconds} s ...`);
+  const scenario = options.profileScenario ?? 'add';
+  options.log(`profiling ${kind} on ${scenario} for ${options.profileSeconds} s ...`);
   const server = await start(kind, ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=200']);
   try {
-    const next = (i: number) => addRequest(seeded.ids, options.shape, i);
-    const result = await drive({ url: server.url, token: seeded.token, connections: options.connections, next, counter: { value: 0 }, duration: options.profileSeconds! });
+    const next = (i: number) => scenarioRequest(scenario, seeded.ids, options.shape, i);
+    // Update Items must change a value each time: start past every number earlier runs used.
+    const counter = { value: scenario === 'update' ? 10_000_000 : 0 };
+    const result = await drive({ url: server.url, token: seeded.token, connections: options.connections, next, counter, duration: options.profileSeconds! });
     options.log(`  ${kind} under the profiler: ${result.rps.toFixed(0)} req/s`);
   } finally {
     await server.stop(15_000);

@@ -96,9 +96,10 @@ export function markdown(report: BenchReport): string {
     );
   }
 
-  if (report.profile) {
-    const p = report.profile;
-    out.push('', '## Profile of the service under Add Items load (node --cpu-prof)', '', `Busy ${f(p.busyMs, 0)} ms sampled (idle ${f(p.idlePercent, 1)}%).`, '');
+  const profiles = [...(report.profile ? [['service', report.profile] as const] : []), ...Object.entries(report.otherProfiles ?? {})];
+  for (const [kind, p] of profiles) {
+    if (!p) continue;
+    out.push('', `## Profile: ${SERVER_TITLES[kind as ServerKind]} under load (node --cpu-prof)`, '', `Busy ${f(p.busyMs, 0)} ms sampled from its first request on (idle ${f(p.idlePercent, 1)}%).`, '');
     out.push('| Area | self % | inclusive % |', '|---|---:|---:|');
     const incl = new Map(p.inclusiveByArea.map((a) => [a.name, a.percent]));
     for (const a of p.selfByArea.slice(0, 15)) out.push(`| ${a.name} | ${f(a.percent, 1)} | ${f(incl.get(a.name), 1)} |`);
