@@ -5,7 +5,7 @@
  *
  * Options (after `--`): --smoke, --rounds N, --seconds S, --warmup S, --connections N,
  * --scenarios add,update,get, --servers service,express,raw, --no-scaling, --no-soak,
- * --no-plugins, --soak-requests N, --profile [S] (node --cpu-prof on the service under Add Items
+ * --no-plugins, --no-driver, --soak-requests N, --profile [S] (node --cpu-prof on the service under Add Items
  * load; summary in the results, profile in var/bench/profile/), --profile-servers a,b,
  * --profile-scenario add|update|get,
  * --baseline <git ref> (that revision's service runs too, interleaved: before/after figures),
@@ -69,6 +69,7 @@ export function benchOptions(argv: readonly string[], log: (line: string) => voi
     soak: has('--no-soak')
       ? null
       : { warmupRequests: smoke ? 100 : 5_000, requests: num('--soak-requests', smoke ? 300 : 100_000), maxSeconds: num('--soak-max-seconds', smoke ? 30 : 120) },
+    driverTransactions: has('--no-driver') ? null : smoke ? 20 : 300,
     profileSeconds,
     profileServers: list<ServerKind>('--profile-servers', ALL_SERVER_KINDS, ['service']),
     profileScenario: list<Scenario>('--profile-scenario', SCENARIOS, ['add'])[0],

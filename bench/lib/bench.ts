@@ -18,6 +18,7 @@ import { probes, runProbes, type ProbeResult } from './probes.js';
 import { ALL_SERVER_KINDS, readCpuMs, RssSampler, ServerProcess, type ServerKind } from './proc.js';
 import { summariseProfile, type ProfileSummary } from './profile.js';
 import { createBenchDatabase, Resetter, seed, type Seeded } from './seed.js';
+import { driverBenchmark, type DriverReport } from './driver.js';
 import { machineInfo, type MachineInfo } from './machine.js';
 import { median } from './stats.js';
 
@@ -46,6 +47,8 @@ export interface BenchOptions {
   readonly plugins: { readonly counts: readonly number[]; readonly sampleMs: number; readonly samples: number } | null;
   /** `requests` for the soak, unless `maxSeconds` pass first (then the report says how many ran). */
   readonly soak: { readonly warmupRequests: number; readonly requests: number; readonly maxSeconds: number } | null;
+  /** Transactions per sample of the driver micro-benchmark (SQLite only). */
+  readonly driverTransactions: number | null;
   /** Profile the service (node --cpu-prof) under Add Items load for this many seconds. */
   readonly profileSeconds: number | null;
   /** The scenario profiled (Add Items by default). */
@@ -146,6 +149,7 @@ export interface BenchReport {
   readonly scaling: ScalingPoint[];
   readonly soak: SoakReport | null;
   readonly plugins: PluginReport | null;
+  readonly driver: DriverReport | null;
   readonly profile: ProfileSummary | null;
   /** Profiles of the other servers, when asked for. */
   readonly otherProfiles: Partial<Record<ServerKind, ProfileSummary>>;
@@ -191,6 +195,17 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
     log(`  ${seeded.counts.products} products, ${seeded.counts.recommendations} recommendations, ${seeded.counts.items} items in ${seeded.seconds.toFixed(1)} s`);
     resetter = new Resetter(database.url, seeded.maxSeededItem);
     const reset = resetter.reset.bind(resetter);
+
+    // Before any server exists: the driver's own cost per transaction.
+    let driver: DriverReport | null = null;
+    if (options.driverTransactions && database.dialect === 'sqlite') {
+      log('driver micro-benchmark (one Add Items transaction) ...');
+      driver = await driverBenchmark(database.url, seeded.ids, options.driverTransactions, reset);
+      log(
+        `  knex ${driver.knexAddTransaction.toFixed(0)} µs (without the statement cache ${driver.knexAddTransactionWithoutStatementCache.toFixed(0)} µs), ` +
+          `direct ${driver.directAddTransaction.toFixed(0)} µs; empty knex transaction ${driver.knexEmptyTransaction.toFixed(0)} µs`,
+      );
+    }
 
     const startupRssMiB: Partial<Record<ServerKind, number>> = {};
     const kinds = [...new Set([...servers, ...(options.scaling?.servers ?? []), ...(options.soak ? ['service' as const] : [])])];
@@ -410,6 +425,7 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
       scaling,
       soak,
       plugins,
+      driver,
       profile,
       otherProfiles,
       hwmMiB,

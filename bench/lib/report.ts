@@ -96,6 +96,21 @@ export function markdown(report: BenchReport): string {
     );
   }
 
+  if (report.driver) {
+    const d = report.driver;
+    out.push(
+      '',
+      `## Driver (${d.driver}, in-process, µs per transaction)`,
+      '',
+      '| One Add Items transaction (6 statements) | µs |',
+      '|---|---:|',
+      `| knex, the app's connection settings (statements prepared once) | ${f(d.knexAddTransaction, 0)} |`,
+      `| knex, every statement prepared afresh (knex's default) | ${f(d.knexAddTransactionWithoutStatementCache, 0)} |`,
+      `| better-sqlite3 directly, statements prepared once | ${f(d.directAddTransaction, 0)} |`,
+      `| an empty knex transaction (BEGIN, COMMIT) | ${f(d.knexEmptyTransaction, 0)} |`,
+    );
+  }
+
   const profiles = [...(report.profile ? [['service', report.profile] as const] : []), ...Object.entries(report.otherProfiles ?? {})];
   for (const [kind, p] of profiles) {
     if (!p) continue;

@@ -84,6 +84,14 @@ describe('Benchmark (npm run bench), smoke run on tiny data', function () {
     expect(plugins.points.filter((p) => p.plugins > 0).every((p) => p.nsPerPlugin !== null)).to.equal(true);
   });
 
+  it('should time one Add Items transaction through knex and directly on the driver', () => {
+    const driver = report.driver!;
+    expect(driver.driver).to.match(/^better-sqlite3 /);
+    for (const value of [driver.knexAddTransaction, driver.knexAddTransactionWithoutStatementCache, driver.directAddTransaction, driver.knexEmptyTransaction]) {
+      expect(value).to.be.greaterThan(0);
+    }
+  });
+
   it('should write the results as JSON and as a markdown table under var/bench', () => {
     expect(path.basename(path.dirname(written.json))).to.equal('bench');
     expect(existsSync(written.json) && existsSync(written.md)).to.equal(true);
