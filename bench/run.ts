@@ -55,7 +55,7 @@ export function benchOptions(argv: readonly string[], log: (line: string) => voi
     dir,
     connections: num('--connections', 10),
     warmupSeconds: num('--warmup', smoke ? 0.3 : 1),
-    primeSeconds: num('--prime', smoke ? 0 : 3),
+    primeSeconds: num('--prime', smoke ? 0 : 2),
     seconds: num('--seconds', smoke ? 1 : 10),
     rounds: num('--rounds', smoke ? 1 : 3),
     scenarios: list<Scenario>('--scenarios', SCENARIOS),
@@ -64,11 +64,11 @@ export function benchOptions(argv: readonly string[], log: (line: string) => voi
       ? null
       : smoke
         ? { addSizes: [1, 10], getSizes: [10, 100], warmupSeconds: 0.2, seconds: 0.5, servers: ['service'] }
-        : { addSizes: [1, 10, 100, 1000], getSizes: [10, 1000, 10000], warmupSeconds: 1, seconds: 3, servers: list<ServerKind>('--scaling-servers', SERVER_KINDS, ['service']) },
-    plugins: has('--no-plugins') ? null : smoke ? { counts: [0, 1, 5], sampleMs: 10, samples: 1 } : { counts: [0, 1, 5, 20], sampleMs: 100, samples: 5 },
+        : { addSizes: [1, 10, 100, 1000], getSizes: [10, 1000, 10000], warmupSeconds: 0.5, seconds: 2.5, servers: list<ServerKind>('--scaling-servers', SERVER_KINDS, ['service']) },
+    plugins: has('--no-plugins') ? null : smoke ? { counts: [0, 1, 5], sampleMs: 10, samples: 1 } : { counts: [0, 1, 5, 20], sampleMs: 100, samples: 3 },
     soak: has('--no-soak')
       ? null
-      : { warmupRequests: smoke ? 100 : 5_000, requests: num('--soak-requests', smoke ? 300 : 100_000), maxSeconds: num('--soak-max-seconds', smoke ? 30 : 120) },
+      : { warmupRequests: smoke ? 100 : 5_000, requests: num('--soak-requests', smoke ? 300 : 100_000), maxSeconds: num('--soak-max-seconds', smoke ? 30 : 150) },
     driverTransactions: has('--no-driver') ? null : smoke ? 20 : 300,
     profileSeconds,
     profileServers: list<ServerKind>('--profile-servers', ALL_SERVER_KINDS, ['service']),

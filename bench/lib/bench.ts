@@ -110,21 +110,24 @@ export interface ScalingPoint {
 }
 
 export interface SoakReport {
-  /** Requests asked for after the warm-up reading; `requests` were served (fewer only when the time cap came first). */
+  /** Requests asked for after the warm-up; `requests` ran (fewer only when the time cap came first). */
   readonly requested: number;
   readonly requests: number;
-  /** Of those, the continuous mixed soak at the end (the rest: the service's runs of rounds 2 and up). */
-  readonly continuous: { readonly requests: number; readonly seconds: number; readonly rps: number; readonly failures: number };
-  /** Wall time from the warm-up reading to the end, s. */
+  readonly warmupRequests: number;
   readonly seconds: number;
+  readonly rps: number;
   readonly failures: number;
-  /** RSS of the service process after its warm-up (round 1: it has served every scenario), MiB. */
+  /** RSS right after the warm-up, and right at the end, MiB (single readings: GC makes RSS swing by tens of MiB). */
   readonly rssAfterWarmupMiB: number;
   readonly rssEndMiB: number;
+  /** Median RSS over the first and over the last `windowSeconds` of the soak, MiB: what the verdict compares. */
+  readonly windowSeconds: number;
+  readonly rssFirstWindowMiB: number;
+  readonly rssLastWindowMiB: number;
   readonly peakRssMiB: number;
-  /** (end - after warm-up) / after warm-up, percent. */
+  /** (last window - first window) / first window, percent. */
   readonly changePercent: number;
-  /** RSS every few seconds from the warm-up reading on, MiB. */
+  /** RSS every few seconds, MiB. */
   readonly trace: { seconds: number; rssMiB: number }[];
 }
 
@@ -227,27 +230,8 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
     // ---- interleaved rounds ------------------------------------------------------------------
     const runs = new Map<string, RunRecord[]>();
     const updateCounter = { value: 0 }; // one sequence for every Update run: each hit changes qty
-    const served = new Map<ServerKind, { requests: number; failures: number }>();
-    const count = (kind: ServerKind, result: LoadResult): LoadResult => {
-      const total = served.get(kind) ?? { requests: 0, failures: 0 };
-      served.set(kind, { requests: total.requests + result.requests, failures: total.failures + failures(result) });
-      return result;
-    };
-    // The memory soak starts once the service has warmed up on every scenario (after round 1).
-    let soakStart: { at: number; rssMiB: number; served: number; failures: number; sampler: RssSampler; trace: { seconds: number; rssMiB: number }[]; timer: NodeJS.Timeout } | undefined;
-    const startSoak = () => {
-      const service = running.get('service');
-      if (!options.soak || !service || soakStart) return;
-      const at = Date.now();
-      const rssMiB = service.memory()!.rssMiB;
-      const trace = [{ seconds: 0, rssMiB }];
-      const timer = setInterval(() => trace.push({ seconds: (Date.now() - at) / 1000, rssMiB: service.memory()?.rssMiB ?? NaN }), 5_000);
-      const total = served.get('service') ?? { requests: 0, failures: 0 };
-      soakStart = { at, rssMiB, served: total.requests, failures: total.failures, sampler: new RssSampler(service.pid, 250), trace, timer };
-    };
     log(`${options.rounds} rounds of ${options.scenarios.join(', ')} on ${servers.join(', ')}, ${options.seconds} s each ...`);
     for (let round = 1; round <= options.rounds; round++) {
-      if (round === 2) startSoak();
       for (const scenario of options.scenarios) {
         for (const kind of servers) {
           const server = running.get(kind)!;
@@ -256,10 +240,10 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
           const next = (i: number) => scenarioRequest(scenario, seeded.ids, shape, i);
           const common = { url: server.url, token: seeded.token, connections: options.connections, next, counter };
           const warmup = options.warmupSeconds + (round === 1 ? options.primeSeconds : 0);
-          if (warmup > 0) count(kind, await drive({ ...common, duration: warmup }));
+          if (warmup > 0) await drive({ ...common, duration: warmup });
           const sampler = new RssSampler(server.pid);
           const cpuBefore = readCpuMs(server.pid);
-          const result = count(kind, await drive({ ...common, duration: options.seconds }));
+          const result = await drive({ ...common, duration: options.seconds });
           const cpuMsPerRequest = (readCpuMs(server.pid) - cpuBefore) / result.requests;
           const peakRssMiB = sampler.stop();
           if (server.child.exitCode !== null || server.child.signalCode !== null) {
@@ -303,16 +287,14 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
     });
 
     // ---- memory soak -----------------------------------------------------------------------------
-    // Before the scaling runs: their 1,000-item requests grow the heap on purpose.
+    // One continuous run of mixed requests, before the scaling runs (their 1,000-item requests
+    // grow the heap on purpose). RSS is sampled every 250 ms; the verdict compares the median of
+    // the first window with the median of the last, since each GC cycle moves RSS by tens of MiB.
     let soak: SoakReport | null = null;
     if (options.soak && running.has('service')) {
       const server = running.get('service')!;
       const soakOptions = options.soak;
-      startSoak(); // with a single round, the soak starts here
-      const since = soakStart!;
-      const servedSince = () => (served.get('service')?.requests ?? 0) - since.served;
-      const remaining = Math.max(0, soakOptions.requests - servedSince());
-      log(`memory soak: ${servedSince()} requests served since the warm-up reading; ${remaining} more (Add, Update, GET in turn) ...`);
+      log(`memory soak: ${soakOptions.warmupRequests} requests of warm-up, then ${soakOptions.requests} (Add, Update, GET in turn; at most ${soakOptions.maxSeconds} s) ...`);
       await reset();
       const counters = { add: 0, update: updateCounter.value };
       const next = (i: number) => {
@@ -322,35 +304,42 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
         return getRequest(seeded.ids, i);
       };
       const common = { url: server.url, token: seeded.token, connections: options.connections, next, counter: { value: 0 } };
-      const continuous =
-        remaining > 0
-          ? count('service', await drive({ ...common, amount: remaining, maxSeconds: soakOptions.maxSeconds }))
-          : null;
-      clearInterval(since.timer);
-      const peakRssMiB = since.sampler.stop();
+      const warm = await drive({ ...common, amount: soakOptions.warmupRequests });
+      const rssAfterWarmupMiB = server.memory()!.rssMiB;
+      const start = Date.now();
+      const samples: { seconds: number; rssMiB: number }[] = [];
+      const sampler = setInterval(() => {
+        const reading = server.memory();
+        if (reading) samples.push({ seconds: (Date.now() - start) / 1000, rssMiB: reading.rssMiB });
+      }, 250);
+      const result = await drive({ ...common, amount: soakOptions.requests, maxSeconds: soakOptions.maxSeconds });
+      clearInterval(sampler);
       const rssEndMiB = server.memory()!.rssMiB;
-      const seconds = (Date.now() - since.at) / 1000;
-      since.trace.push({ seconds, rssMiB: rssEndMiB });
+      const seconds = (Date.now() - start) / 1000;
+      const windowSeconds = Math.min(10, seconds / 4);
+      const first = samples.filter((x) => x.seconds <= windowSeconds).map((x) => x.rssMiB);
+      const last = samples.filter((x) => x.seconds >= seconds - windowSeconds).map((x) => x.rssMiB);
+      const rssFirstWindowMiB = median(first.length ? first : [rssAfterWarmupMiB]);
+      const rssLastWindowMiB = median(last.length ? last : [rssEndMiB]);
       soak = {
         requested: soakOptions.requests,
-        requests: servedSince(),
-        continuous: {
-          requests: continuous?.requests ?? 0,
-          seconds: continuous?.seconds ?? 0,
-          rps: continuous?.rps ?? 0,
-          failures: continuous ? failures(continuous) : 0,
-        },
-        seconds,
-        failures: (served.get('service')?.failures ?? 0) - since.failures,
-        rssAfterWarmupMiB: since.rssMiB,
+        requests: result.requests,
+        warmupRequests: warm.requests,
+        seconds: result.seconds,
+        rps: result.rps,
+        failures: failures(result) + failures(warm),
+        rssAfterWarmupMiB,
         rssEndMiB,
-        peakRssMiB,
-        changePercent: (100 * (rssEndMiB - since.rssMiB)) / since.rssMiB,
-        trace: since.trace,
+        windowSeconds,
+        rssFirstWindowMiB,
+        rssLastWindowMiB,
+        peakRssMiB: Math.max(rssAfterWarmupMiB, rssEndMiB, ...samples.map((x) => x.rssMiB)),
+        changePercent: (100 * (rssLastWindowMiB - rssFirstWindowMiB)) / rssFirstWindowMiB,
+        trace: samples.filter((_, i) => i % 20 === 0).concat([{ seconds, rssMiB: rssEndMiB }]),
       };
       log(
-        `  ${soak.requests} requests in ${seconds.toFixed(0)} s (${soak.continuous.requests} in the continuous part); ` +
-          `RSS ${since.rssMiB.toFixed(1)} -> ${rssEndMiB.toFixed(1)} MiB (${soak.changePercent.toFixed(1)}%)`,
+        `  ${result.requests} requests in ${result.seconds.toFixed(0)} s (${result.rps.toFixed(0)} req/s); RSS median of the first ${windowSeconds.toFixed(0)} s ` +
+          `${rssFirstWindowMiB.toFixed(1)} MiB, of the last ${rssLastWindowMiB.toFixed(1)} MiB (${soak.changePercent.toFixed(1)}%)`,
       );
     }
 

@@ -62,12 +62,6 @@ async function knexAdd(knex: Knex, id: string, skus: string[]): Promise<void> {
   });
 }
 
-async function median(samples: number, run: () => Promise<number>): Promise<number> {
-  const values: number[] = [];
-  for (let s = 0; s < samples; s++) values.push(await run());
-  values.sort((a, b) => a - b);
-  return values[Math.floor(values.length / 2)]!;
-}
 
 /** `url`: the SQLite database; `reset` puts the Add pool back afterwards. */
 export async function driverBenchmark(url: string, ids: SeededIds, transactions: number, reset: () => Promise<unknown>): Promise<DriverReport> {
@@ -135,11 +129,28 @@ export async function driverBenchmark(url: string, ids: SeededIds, transactions:
       directAdd(...next());
       await cached.transaction(async () => undefined);
     }
+    // Samples interleaved (A B C D A B C D ...), so a busy moment of the machine hits every path alike.
+    const paths = {
+      knexAddTransaction: () => timed(() => knexAdd(cached, ...next())),
+      knexAddTransactionWithoutStatementCache: () => timed(() => knexAdd(uncached, ...next())),
+      directAddTransaction: () => timed(() => directAdd(...next())),
+      knexEmptyTransaction: () => timed(() => cached.transaction(async () => undefined)),
+    };
+    const samples = new Map<keyof typeof paths, number[]>();
+    for (let round = 0; round < 7; round++) {
+      for (const [name, run] of Object.entries(paths) as [keyof typeof paths, () => Promise<number>][]) {
+        samples.set(name, [...(samples.get(name) ?? []), await run()]);
+      }
+    }
+    const median = (name: keyof typeof paths) => {
+      const values = [...samples.get(name)!].sort((a, b) => a - b);
+      return values[Math.floor(values.length / 2)]!;
+    };
     const result = {
-      knexAddTransaction: await median(5, () => timed(() => knexAdd(cached, ...next()))),
-      knexAddTransactionWithoutStatementCache: await median(5, () => timed(() => knexAdd(uncached, ...next()))),
-      directAddTransaction: await median(5, () => timed(() => directAdd(...next()))),
-      knexEmptyTransaction: await median(5, () => timed(() => cached.transaction(async () => undefined))),
+      knexAddTransaction: median('knexAddTransaction'),
+      knexAddTransactionWithoutStatementCache: median('knexAddTransactionWithoutStatementCache'),
+      directAddTransaction: median('directAddTransaction'),
+      knexEmptyTransaction: median('knexEmptyTransaction'),
     };
     return { driver: `better-sqlite3 ${machineInfo().packages['better-sqlite3']}`, transactions, ...result };
   } finally {

@@ -71,11 +71,10 @@ export function markdown(report: BenchReport): string {
       '',
       '## Memory soak (service)',
       '',
-      `RSS of the service process after its warm-up (round 1, every scenario served) ${f(k.rssAfterWarmupMiB, 1)} MiB; ` +
-        `after ${k.requests} more requests${k.requests < k.requested ? ` (of the ${k.requested} asked for: the time cap came first)` : ''} ` +
-        `${f(k.rssEndMiB, 1)} MiB (${k.changePercent >= 0 ? '+' : ''}${f(k.changePercent, 1)}%); peak ${f(k.peakRssMiB, 1)} MiB; ${k.failures} failed. ` +
-        `Those requests: the service's runs of the later rounds, then ${k.continuous.requests} in one continuous run (Add Items, Update Items, GET in turn; ` +
-        `${f(k.continuous.seconds, 0)} s, ${f(k.continuous.rps, 0)} req/s); ${f(k.seconds, 0)} s in all.`,
+      `${k.warmupRequests} requests of warm-up, then ${k.requests} requests${k.requests < k.requested ? ` (of the ${k.requested} asked for: the time cap came first)` : ''} ` +
+        `(Add Items, Update Items, GET in turn) in ${f(k.seconds, 0)} s (${f(k.rps, 0)} req/s), ${k.failures} failed. ` +
+        `RSS, median of the first ${f(k.windowSeconds, 0)} s: ${f(k.rssFirstWindowMiB, 1)} MiB; of the last ${f(k.windowSeconds, 0)} s: ${f(k.rssLastWindowMiB, 1)} MiB ` +
+        `(${k.changePercent >= 0 ? '+' : ''}${f(k.changePercent, 1)}%). Single readings: ${f(k.rssAfterWarmupMiB, 1)} MiB right after the warm-up, ${f(k.rssEndMiB, 1)} MiB at the end; peak ${f(k.peakRssMiB, 1)} MiB.`,
       '',
       `RSS over time (s: MiB): ${k.trace.map((t) => `${t.seconds.toFixed(0)}: ${t.rssMiB.toFixed(0)}`).join(', ')}.`,
     );
