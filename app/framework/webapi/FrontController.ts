@@ -100,10 +100,12 @@ export class FrontController {
       context.caller = await this.authorize(req, route.definition.resources, store, defaultScope);
       const body = await this.readBody(req);
       const target = route.target;
+      // Express 5 parses the query string on every read of req.query: read it once.
+      const query = req.query as Record<string, unknown>;
       const args = target.mapper.map({
         pathParams,
         body,
-        query: req.method === 'GET' || req.method === 'DELETE' ? (req.query as Record<string, unknown>) : undefined,
+        query: req.method === 'GET' || req.method === 'DELETE' ? query : undefined,
         placeholders: placeholders(store, context.caller),
       });
       const result = target.transactional
@@ -112,7 +114,7 @@ export class FrontController {
             throw translateDatabaseError(error);
           });
       let output = snakeCaseKeys(result);
-      const fields = typeof req.query.fields === 'string' ? parseFields(req.query.fields) : null;
+      const fields = typeof query.fields === 'string' ? parseFields(query.fields) : null;
       if (fields) output = applyFields(output, fields);
       return output === undefined ? null : output;
     });
