@@ -3,17 +3,11 @@
  * start-up races, several processes on one database, and graceful shutdown.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../app/bootstrap/paths.js';
 
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+// One free-port helper for the tests and the benchmark.
+export { freePort } from '../../bench/lib/proc.js';
 
 export class ServerProcess {
   readonly output: string[] = [];

@@ -35,7 +35,6 @@ function compareSpecificity(a: CompiledRoute, b: CompiledRoute): number {
 
 export class RouteRegistry<T = unknown> {
   private readonly byKey = new Map<string, CompiledRoute<T>[]>();
-  private readonly all: CompiledRoute<T>[] = [];
 
   add(definition: RouteDefinition, target: T): void {
     const segments = splitPath(definition.url);
@@ -50,11 +49,6 @@ export class RouteRegistry<T = unknown> {
     list.push(route);
     list.sort(compareSpecificity);
     this.byKey.set(key, list);
-    this.all.push(route);
-  }
-
-  routes(): readonly CompiledRoute<T>[] {
-    return this.all;
   }
 
   /** `path` is the part after the scope, e.g. `/V1/products/abc`; segments arrive URL-decoded. */
@@ -84,12 +78,5 @@ export class RouteRegistry<T = unknown> {
       return { route, pathParams };
     }
     return null;
-  }
-
-  /** Methods that have a route of this shape, for error messages. */
-  methodsFor(path: string): string[] {
-    const methods = new Set<string>();
-    for (const method of ['GET', 'POST', 'PUT', 'DELETE', 'PATCH']) if (this.match(method, path)) methods.add(method);
-    return [...methods];
   }
 }
