@@ -6,8 +6,9 @@
  * Same answers on SQLite, MySQL/MariaDB and PostgreSQL:
  * * text compares case-insensitively for every condition (eq, in, like, finset, gt...), as on
  *   Magento's default MySQL collation, but accent- and space-sensitively: `lower(column)` against
- *   the lower-cased value, under a binary collation (`utf8mb4_bin` on MySQL, `"C"` on PostgreSQL;
- *   SQLite's `lower()` is the runtime's Unicode one, see dialect.ts);
+ *   the lower-cased value, in code-point order (bytes on MySQL, whose binary collation pads
+ *   trailing spaces, `"C"` on PostgreSQL; SQLite's `lower()` is the runtime's Unicode one, see
+ *   dialect.ts);
  * * `like` keeps `%` and `_` as wildcards and `\` as their escape on all three;
  * * text sorts case-insensitively in code-point order; NULLs sort first ascending (MySQL's rule);
  *   the primary key breaks ties, so pages never overlap.
@@ -55,7 +56,10 @@ function filterSql(filter: Filter, options: SearchOptions): [string, unknown[]] 
   const type = options.fields[filter.field]!;
   const text = type === 'text';
   const collate = binary(options.dialect);
-  const target = text ? `lower(??)${collate}` : '??';
+  // MySQL's binary collation still pads (`'a' = 'a '`): equality and order compare bytes there.
+  const bytes = options.dialect === 'mysql';
+  const target = text ? (bytes ? 'CAST(lower(??) AS BINARY)' : `lower(??)${collate}`) : '??';
+  const mark = text && bytes ? 'CAST(? AS BINARY)' : '?';
   const value = (v: unknown) => (text && typeof v === 'string' ? v.toLowerCase() : v);
   switch (filter.conditionType) {
     case 'null':
@@ -64,14 +68,16 @@ function filterSql(filter: Filter, options: SearchOptions): [string, unknown[]] 
       return ['?? IS NOT NULL', [column]];
     case 'in':
     case 'nin': {
-      const marks = filter.values.map(() => '?').join(', ');
+      const marks = filter.values.map(() => mark).join(', ');
       return [`${target} ${filter.conditionType === 'in' ? 'IN' : 'NOT IN'} (${marks})`, [column, ...filter.values.map(value)]];
     }
     case 'like':
     case 'nlike': {
       // Wildcards stay the client's; only the case is folded.
       const pattern = text ? String(filter.values[0]).toLowerCase() : String(filter.values[0]);
-      return [`${target} ${filter.conditionType === 'like' ? 'LIKE' : 'NOT LIKE'} ?${likeEscape(options.dialect)}`, [column, pattern]];
+      // LIKE never pads, and on bytes `_` would match a byte: the binary collation it is.
+      const subject = text ? `lower(??)${collate}` : '??';
+      return [`${subject} ${filter.conditionType === 'like' ? 'LIKE' : 'NOT LIKE'} ?${likeEscape(options.dialect)}`, [column, pattern]];
     }
     case 'finset':
     case 'nfinset': {
@@ -84,7 +90,7 @@ function filterSql(filter: Filter, options: SearchOptions): [string, unknown[]] 
       return [`${negate ? 'NOT ' : ''}${list} LIKE ?${likeEscape(options.dialect)}`, [column, `%,${escapeLike(element)},%`]];
     }
     default:
-      return [`${target} ${COMPARISON[filter.conditionType]} ?`, [column, value(filter.values[0])]];
+      return [`${target} ${COMPARISON[filter.conditionType]} ${mark}`, [column, value(filter.values[0])]];
   }
 }
 
@@ -102,7 +108,9 @@ function applyOrder(query: Knex.QueryBuilder, criteria: SearchCriteria, options:
     const { column, nullable } = options.columns[sort.field]!;
     const direction = sort.direction === 'ASC' ? 'ASC' : 'DESC';
     if (nullable) query.orderByRaw(`CASE WHEN ?? IS NULL THEN 0 ELSE 1 END ${direction}`, [column]);
-    if (options.fields[sort.field] === 'text') query.orderByRaw(`lower(??)${collate} ${direction}, ??${collate} ${direction}`, [column, column]);
+    if (options.fields[sort.field] === 'text' && options.dialect === 'mysql') {
+      query.orderByRaw(`CAST(lower(??) AS BINARY) ${direction}, CAST(?? AS BINARY) ${direction}`, [column, column]);
+    } else if (options.fields[sort.field] === 'text') query.orderByRaw(`lower(??)${collate} ${direction}, ??${collate} ${direction}`, [column, column]);
     else query.orderByRaw(`?? ${direction}`, [column]);
   }
   query.orderByRaw('?? ASC', [options.tieBreaker]);
