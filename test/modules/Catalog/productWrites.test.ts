@@ -68,6 +68,23 @@ describe('Catalog: PUT and DELETE /V1/products/:sku, stock items', () => {
       expect(missing.body).to.deep.equal({ message: 'No such entity with %fieldName = %fieldValue', parameters: { fieldName: 'sku', fieldValue: 'NOPE' } });
     });
 
+    it('should set qty and status through PUT /V1/products/:productSku/stockItems/:itemId, answering the item id', async () => {
+      await d.product('STOCK-4');
+      const { id } = (await get('STOCK-4')).body;
+      const res = await d.call('put', 'all', `/products/stock-4/stockItems/${id}`).send({ stockItem: { qty: 3, manage_stock: true } });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expect(res.body).to.equal(id);
+      expect((await d.call('get', 'all', '/stockItems/STOCK-4')).body).to.include({ qty: 3, is_in_stock: true });
+      await d.call('put', 'all', `/products/STOCK-4/stockItems/${id}`).send({ stockItem: { is_in_stock: false } });
+      expect((await d.call('get', 'all', '/stockItems/STOCK-4')).body).to.include({ qty: 3, is_in_stock: false });
+      const missing = await d.call('put', 'all', '/products/NO-SUCH/stockItems/1').send({ stockItem: { qty: 1 } });
+      expect(missing.status).to.equal(404);
+      expect((await get('NO-SUCH')).status).to.equal(404);
+      const denied = await d.call('put', 'default', `/products/STOCK-4/stockItems/${id}`, storeBound).send({ stockItem: { qty: 9 } });
+      expect(denied.status).to.equal(401);
+      expect((await d.call('get', 'all', '/stockItems/STOCK-4')).body.qty).to.equal(3);
+    });
+
     it('should refuse bad input and a store-bound token, changing nothing', async () => {
       await d.product('PUT-BAD', { name: 'Unchanged' });
       const bad = await put('PUT-BAD', { product: { price: -1, extension_attributes: { stock_item: { qty: 'many' } } } });
