@@ -197,6 +197,16 @@ describe('Catalog: GET /V1/products with search criteria', () => {
       await bad('', { message: '"%fieldName" is required. Enter and try again.', parameters: { fieldName: 'searchCriteria' } });
     });
 
+    it('should refuse a query string the parser would cut (more than 1000 parameters)', async () => {
+      const padding = (n: number) => Array.from({ length: n }, (_, i) => `p${i}=`).join('&');
+      const res = await search(`searchCriteria=&${padding(1000)}`);
+      expect(res.status).to.equal(400);
+      expect(res.body).to.deep.equal({ message: 'The query string has more than %max parameters.', parameters: { max: 1000 } });
+      const most = await search(`${padding(999)}&searchCriteria[pageSize]=1`);
+      expect(most.status, JSON.stringify(most.body)).to.equal(200);
+      expect(most.body.search_criteria.page_size).to.equal(1);
+    });
+
     it('should list several problems in one aggregated 400', async () => {
       const res = await search(`${filter(0, 0, 'nope', 'x')}&searchCriteria[pageSize]=1000`);
       expect(res.status).to.equal(400);
