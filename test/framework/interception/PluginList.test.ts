@@ -15,7 +15,7 @@ import {
 
 let position = 0;
 
-function entry(name: string, pluginClass: Function, sortOrder?: number): PluginEntry {
+function entry(name: string, pluginClass: PluginEntry['pluginClass'], sortOrder?: number): PluginEntry {
   return { name, typeName: `Fixture\\Plugin\\${pluginClass.name}`, sortOrder, position: position++, pluginClass, instance: () => ({}) };
 }
 
