@@ -6,6 +6,7 @@
  * made in the same second still differ; a name that clashes with any module's migration is
  * refused. Runs from the TypeScript sources under tsx, like the knexfile; the service picks the
  * migration up from dist/ after its next build (`npm start` builds first).
+ * `--modules-dir <folder>` looks for the module in another modules tree (the tests use it).
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
