@@ -1,6 +1,7 @@
 // Flat config: ESLint's and typescript-eslint's recommended rules over the whole tree.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { layering } from './eslint.layering.js';
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'var/', 'coverage/'] },
@@ -23,5 +24,11 @@ export default tseslint.config(
     // constructor sources, decorator metadata): there `Function` is exactly the type meant.
     files: ['app/framework/di/**/*.ts', 'app/framework/interception/**/*.ts'],
     rules: { '@typescript-eslint/no-unsafe-function-type': 'off' },
+  },
+  {
+    // The framework never imports modules; a module reaches another only through its Api/.
+    files: ['app/**/*.ts', 'modules/**/*.ts'],
+    plugins: { layering },
+    rules: { 'layering/imports': 'error' },
   },
 );

@@ -3,14 +3,49 @@
  * (BEGIN, the recommendation, its items with their products, the catalog look-up, the insert,
  * the touch, COMMIT) through knex on better-sqlite3 with the app's own connection settings, the
  * same through knex without the statement cache, and the same statements run directly on
- * better-sqlite3 (prepared once); plus an empty knex transaction. Microseconds per transaction.
+ * better-sqlite3 (prepared once); plus an empty knex transaction; and, when the `sqlite3` package
+ * is installed, the same transaction through knex on it (why the service uses better-sqlite3).
+ * Microseconds per transaction.
  */
 import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
 import Database from 'better-sqlite3';
 import knexFactory, { type Knex } from 'knex';
 import { parseDatabaseUrl } from '../../app/framework/db/dialect.js';
+import { ITEM_COLUMNS } from '../../modules/Dispensary/Recommendation/Model/ResourceModel/RecommendationResource.js';
 import { ADD_FIRST, productSku, type SeededIds } from './data.js';
 import { machineInfo } from './machine.js';
+
+/** knex on the `sqlite3` package with the service's pragmas, or null when it is not installed. */
+async function sqlite3Knex(filename: string): Promise<{ knex: Knex; version: string } | null> {
+  let version: string;
+  try {
+    // Resolved at run time only: the package is not a dependency, so the type checker must not look for it.
+    const optional = 'sqlite3';
+    await import(optional);
+    version = (createRequire(import.meta.url)(`${optional}/package.json`) as { version: string }).version;
+  } catch {
+    return null;
+  }
+  type Sqlite3Connection = { run(sql: string, done: (err: Error | null) => void): void };
+  const pragma = (conn: Sqlite3Connection, sql: string) => new Promise<void>((resolve, reject) => conn.run(sql, (err) => (err ? reject(err) : resolve())));
+  const knex = knexFactory({
+    client: 'sqlite3',
+    connection: { filename },
+    useNullAsDefault: true,
+    pool: {
+      min: 1,
+      max: 1,
+      afterCreate(conn: Sqlite3Connection, done: (err: Error | null, conn: unknown) => void) {
+        pragma(conn, 'PRAGMA journal_mode = WAL')
+          .then(() => pragma(conn, 'PRAGMA busy_timeout = 5000'))
+          .then(() => pragma(conn, 'PRAGMA foreign_keys = ON'))
+          .then(() => done(null, conn), (err: Error) => done(err, conn));
+      },
+    },
+  });
+  return { knex, version };
+}
 
 export interface DriverReport {
   readonly driver: string;
@@ -19,23 +54,15 @@ export interface DriverReport {
   readonly knexAddTransactionWithoutStatementCache: number;
   readonly directAddTransaction: number;
   readonly knexEmptyTransaction: number;
+  /**
+   * The same Add Items transaction through knex on the `sqlite3` package (the original design's
+   * driver), with the same pragmas; null unless it is installed (`npm install --no-save sqlite3`).
+   */
+  readonly knexAddTransactionOnSqlite3: number | null;
+  /** `sqlite3 <version>`, when installed. */
+  readonly sqlite3: string | null;
   readonly transactions: number;
 }
-
-const ITEM_COLUMNS = [
-  'i.item_id',
-  'i.recommendation_id',
-  'i.sku',
-  'i.sku_key',
-  'i.qty',
-  'i.autoship_interval',
-  'i.note',
-  'i.fulfillment_type',
-  'i.doctor_id',
-  'i.location_id',
-  'p.sku as product_sku',
-  'p.is_in_stock',
-];
 
 function itemRows(recommendationId: string, skus: string[]) {
   return skus.map((sku) => ({
@@ -81,6 +108,7 @@ export async function driverBenchmark(url: string, ids: SeededIds, transactions:
       },
     },
   });
+  const onSqlite3 = await sqlite3Knex(filename);
   const direct = new Database(filename);
   direct.pragma('journal_mode = WAL');
   direct.pragma('busy_timeout = 5000');
@@ -128,6 +156,7 @@ export async function driverBenchmark(url: string, ids: SeededIds, transactions:
       await knexAdd(uncached, ...next());
       directAdd(...next());
       await cached.transaction(async () => undefined);
+      if (onSqlite3) await knexAdd(onSqlite3.knex, ...next());
     }
     // Samples interleaved (A B C D A B C D ...), so a busy moment of the machine hits every path alike.
     const paths = {
@@ -135,14 +164,15 @@ export async function driverBenchmark(url: string, ids: SeededIds, transactions:
       knexAddTransactionWithoutStatementCache: () => timed(() => knexAdd(uncached, ...next())),
       directAddTransaction: () => timed(() => directAdd(...next())),
       knexEmptyTransaction: () => timed(() => cached.transaction(async () => undefined)),
+      ...(onSqlite3 ? { knexAddTransactionOnSqlite3: () => timed(() => knexAdd(onSqlite3.knex, ...next())) } : {}),
     };
-    const samples = new Map<keyof typeof paths, number[]>();
+    const samples = new Map<string, number[]>();
     for (let round = 0; round < 7; round++) {
-      for (const [name, run] of Object.entries(paths) as [keyof typeof paths, () => Promise<number>][]) {
+      for (const [name, run] of Object.entries(paths) as [string, () => Promise<number>][]) {
         samples.set(name, [...(samples.get(name) ?? []), await run()]);
       }
     }
-    const median = (name: keyof typeof paths) => {
+    const median = (name: string) => {
       const values = [...samples.get(name)!].sort((a, b) => a - b);
       return values[Math.floor(values.length / 2)]!;
     };
@@ -151,12 +181,15 @@ export async function driverBenchmark(url: string, ids: SeededIds, transactions:
       knexAddTransactionWithoutStatementCache: median('knexAddTransactionWithoutStatementCache'),
       directAddTransaction: median('directAddTransaction'),
       knexEmptyTransaction: median('knexEmptyTransaction'),
+      knexAddTransactionOnSqlite3: onSqlite3 ? median('knexAddTransactionOnSqlite3') : null,
+      sqlite3: onSqlite3 ? `sqlite3 ${onSqlite3.version}` : null,
     };
     return { driver: `better-sqlite3 ${machineInfo().packages['better-sqlite3']}`, transactions, ...result };
   } finally {
     direct.close();
     await cached.destroy();
     await uncached.destroy();
+    await onSqlite3?.knex.destroy();
     await reset();
   }
 }

@@ -107,6 +107,9 @@ export function markdown(report: BenchReport): string {
       `| knex, every statement prepared afresh (knex's default) | ${f(d.knexAddTransactionWithoutStatementCache, 0)} |`,
       `| better-sqlite3 directly, statements prepared once | ${f(d.directAddTransaction, 0)} |`,
       `| an empty knex transaction (BEGIN, COMMIT) | ${f(d.knexEmptyTransaction, 0)} |`,
+      ...(d.knexAddTransactionOnSqlite3 === null || d.knexAddTransactionOnSqlite3 === undefined
+        ? []
+        : [`| knex on ${d.sqlite3} (the original design's driver), same pragmas | ${f(d.knexAddTransactionOnSqlite3, 0)} |`]),
     );
   }
 

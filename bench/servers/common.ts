@@ -1,27 +1,44 @@
 /**
  * What the two reference servers (Express + knex, raw node:http + prepared statements) share:
  * plain user code, written without the framework, that produces the service's exact JSON for the
- * benchmark's routes (the smoke test compares the three answers).
+ * benchmark's routes (the smoke test compares the three answers byte for byte, so a copy below
+ * that drifts from the product fails `npm run bench:smoke`).
+ *
+ * Taken from the product: the token format and hashing (Integration), the sku key (Catalog), the
+ * fulfillment types and row types (Recommendation), the input phrases (the framework's
+ * InputException) and the clock. Those files load nothing but node:crypto or pg, so the raw
+ * reference still carries no framework. Copies that stay say why beside them.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { AGGREGATED, INVALID_FIELD_VALUE, REQUIRED_FIELD, UNKNOWN_FIELD } from '../../app/framework/exception/InputException.js';
+import { nowTimestamp } from '../../app/framework/db/dialect.js';
+import { skuKey } from '../../modules/Dispensary/Catalog/Api/skuKey.js';
+import { hashToken, sameHash, TOKEN_PATTERN } from '../../modules/Dispensary/Integration/Model/tokens.js';
+import { FULFILLMENT_TYPES } from '../../modules/Dispensary/Recommendation/Api/Data/RecommendationItemInterface.js';
+import type { ItemRow, RecommendationRow } from '../../modules/Dispensary/Recommendation/Model/ResourceModel/RecommendationResource.js';
 
+export { hashToken, nowTimestamp, skuKey, TOKEN_PATTERN, type ItemRow, type RecommendationRow };
+
+// Copies: the product keeps these inside classes built by the container (RecommendationResource,
+// TokenAuthorization) or in XML (acl.xml), which the raw reference must not load.
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const BEARER = /^\s*bearer\s+(\S+)\s*$/i;
-export const TOKEN_PATTERN = /^[a-z0-9]{32}$/;
 export const RESOURCE = 'Dispensary_Recommendation::recommendation';
 /** The resource and its ancestors in acl.xml: a token granted any of them may call the routes. */
 export const RESOURCE_CHAIN = [RESOURCE, 'Magento_Backend::admin'];
-export const FULFILLMENT_TYPES = ['automatic', 'LC', '1L'];
+export { FULFILLMENT_TYPES };
 
 export const MSG = {
+  required: REQUIRED_FIELD,
+  invalid: INVALID_FIELD_VALUE,
+  unknownField: UNKNOWN_FIELD,
+  aggregated: AGGREGATED,
+  // Copies: the framework writes these inline where it throws them (FrontController,
+  // LocalizedException's factories, ErrorRenderer), and the product phrases live in
+  // Model/NewItemRows.ts, which loads the whole framework through #framework.
   unauthorized: "The consumer isn't authorized to access %resources.",
   noRoute: 'Request does not match any route.',
   noSuchEntity: 'No such entity with %fieldName = %fieldValue',
   unknownStore: 'The store code "%storeCode" is unknown. Verify the store and try again.',
-  required: '"%fieldName" is required. Enter and try again.',
-  invalid: 'Invalid value of "%value" provided for the %fieldName field.',
-  unknownField: 'Property "%fieldName" is not supported. Remove it and try again.',
-  aggregated: 'One or more input exceptions have occurred.',
   productNotFound: 'The product with SKU "%sku" does not exist. Verify "%fieldName" and try again.',
   productDisabled: 'The product with SKU "%sku" is disabled and cannot be added to a recommendation. Verify "%fieldName" and try again.',
   decoding: 'Decoding error.',
@@ -64,24 +81,6 @@ export function notFound(recommendationId: string): HttpError {
   });
 }
 
-export function skuKey(sku: string): string {
-  return sku.trim().toLowerCase();
-}
-
-export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
-
-export function sameHash(a: string, b: string): boolean {
-  const x = Buffer.from(a, 'hex');
-  const y = Buffer.from(b, 'hex');
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
-export function nowTimestamp(): string {
-  return new Date().toISOString().slice(0, 19).replace('T', ' ');
-}
-
 export interface TokenRow {
   token_id: number;
   kind: string;
@@ -93,7 +92,10 @@ export interface TokenRow {
   active_name: string | null;
 }
 
-/** The integration module's rules for a token row found by hash (store-bound tokens, revocation, expiry, resources). */
+/**
+ * The integration module's rules for a token row found by hash (store-bound tokens, revocation,
+ * expiry, resources). A copy: the product's live in TokenAuthorization, a container-built class.
+ */
 export function checkToken(row: TokenRow | undefined, hash: string, storeId: number): void {
   if (!row || !sameHash(row.token_hash, hash)) throw unauthorized();
   if (row.revoked_at !== null || (row.kind === 'integration' && row.active_name === null)) throw unauthorized();
@@ -103,32 +105,6 @@ export function checkToken(row: TokenRow | undefined, hash: string, storeId: num
     const granted = JSON.parse(row.resources) as string[];
     if (!RESOURCE_CHAIN.some((r) => granted.includes(r))) throw unauthorized();
   }
-}
-
-export interface RecommendationRow {
-  recommendation_id: string;
-  patient_id: number;
-  store_id: number;
-  format: string;
-  status: string;
-  note: string | null;
-  notify_email: boolean | number;
-  notify_sms: boolean | number;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface ItemRow {
-  item_id: string;
-  recommendation_id: string;
-  sku: string;
-  sku_key: string;
-  qty: number;
-  autoship_interval: string;
-  note: string | null;
-  fulfillment_type: string;
-  doctor_id: number | null;
-  location_id: number | null;
 }
 
 export interface ItemReadRow extends ItemRow {
@@ -152,6 +128,8 @@ export function truthy(value: boolean | number | string | null): boolean {
   return value === true || value === 1 || value === '1' || value === 't' || value === 'true';
 }
 
+// Row to JSON: the product's toItem/toRecommendation sit in RecommendationResource (container-built,
+// #framework); mapping rows to the contract's JSON is the user code each reference has to write.
 export function toItem(row: ItemRow, productSku: string | null, inStock: boolean): ItemOut {
   return {
     item_id: row.item_id,
@@ -159,7 +137,7 @@ export function toItem(row: ItemRow, productSku: string | null, inStock: boolean
     qty: Number(row.qty),
     autoship_interval: row.autoship_interval,
     note: row.note,
-    fulfillment_type: FULFILLMENT_TYPES.includes(row.fulfillment_type) ? row.fulfillment_type : 'automatic',
+    fulfillment_type: (FULFILLMENT_TYPES as readonly string[]).includes(row.fulfillment_type) ? row.fulfillment_type : 'automatic',
     doctor_id: row.doctor_id === null ? null : Number(row.doctor_id),
     location_id: row.location_id === null ? null : Number(row.location_id),
     availability: inStock ? 'in stock' : 'out of stock',

@@ -12,6 +12,8 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type Joi from 'joi';
 import knexFactory, { type Knex } from 'knex';
 import { itemsRequestSchema } from '../../modules/Dispensary/Recommendation/Api/schemas.js';
+// The product's column list; this reference loads the framework already (the joi schema above).
+import { ITEM_COLUMNS } from '../../modules/Dispensary/Recommendation/Model/ResourceModel/RecommendationResource.js';
 import {
   BEARER,
   checkToken,
@@ -38,7 +40,11 @@ import {
   type TokenRow,
 } from './common.js';
 
-/** A knex config as a user writes it: the same driver and pragmas the service uses. */
+/**
+ * A knex config as a user writes it: the same driver and pragmas the service uses. A copy of
+ * parseDatabaseUrl on purpose: the service's adds its prepared-statement cache, which is part of
+ * what the benchmark measures, not something a user's plain knex set-up has.
+ */
 function knexConfig(url: string): Knex.Config {
   if (url.startsWith('sqlite:')) {
     const filename = url.slice('sqlite:'.length);
@@ -151,20 +157,7 @@ async function readItems(db: Knex, recommendationId: string): Promise<{ key: str
     .leftJoin('catalog_product as p', 'p.sku_key', 'i.sku_key')
     .where('i.recommendation_id', recommendationId)
     .orderBy('i.entity_id')
-    .select([
-      'i.item_id',
-      'i.recommendation_id',
-      'i.sku',
-      'i.sku_key',
-      'i.qty',
-      'i.autoship_interval',
-      'i.note',
-      'i.fulfillment_type',
-      'i.doctor_id',
-      'i.location_id',
-      'p.sku as product_sku',
-      'p.is_in_stock',
-    ])) as ItemReadRow[];
+    .select(ITEM_COLUMNS)) as ItemReadRow[];
   return rows.map((row) => ({ key: row.sku_key, item: toItem(row, row.product_sku, truthy(row.is_in_stock)) }));
 }
 

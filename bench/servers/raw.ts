@@ -53,6 +53,8 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 const FULFILLMENT_BY_LOWER = new Map(FULFILLMENT_TYPES.map((t) => [t.toLowerCase(), t]));
 const ITEM_FIELDS = new Set(['sku', 'qty', 'autoship_interval', 'note', 'fulfillment_type', 'fullfillment_type', 'doctor_id', 'location_id', 'item_id', 'availability']);
 
+// The SQL text knex writes for the product's queries, prepared once: spelling it out is what this
+// reference is (the product's column lists live in container-built classes it must not load).
 const sql = {
   token: db.prepare('select * from `integration_token` where `token_hash` = ? limit ?'),
   storeByCode: db.prepare('select * from `store` where `code` = ? limit ?'),

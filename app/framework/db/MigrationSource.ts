@@ -20,14 +20,19 @@ export interface ModuleMigration {
 export class ModuleMigrationSource implements Knex.MigrationSource<ModuleMigration> {
   private readonly migrations: ModuleMigration[];
 
-  constructor(modules: readonly ModuleDefinition[]) {
+  /**
+   * `extensions`: the service runs compiled `.js`; the knex CLI (knexfile.ts, under tsx) runs the
+   * `.ts` sources. The name leaves out the extension, so both record the same migration.
+   */
+  constructor(modules: readonly ModuleDefinition[], extensions: readonly string[] = ['.js', '.mjs']) {
     const byName = new Map<string, ModuleMigration>();
     for (const module of modules) {
       const dir = path.join(module.codeDir, 'migrations');
       if (!existsSync(dir)) continue;
       for (const entry of readdirSync(dir)) {
-        if (!/\.(js|mjs)$/.test(entry) || entry.endsWith('.d.ts')) continue;
-        const name = entry.replace(/\.(js|mjs)$/, '');
+        const extension = extensions.find((candidate) => entry.endsWith(candidate));
+        if (!extension || entry.endsWith('.d.ts')) continue;
+        const name = entry.slice(0, -extension.length);
         const other = byName.get(name);
         if (other) throw new ConfigError(`Migration name "${name}" is used by both ${other.module} and ${module.name}`);
         byName.set(name, { name, module: module.name, file: path.join(dir, entry) });

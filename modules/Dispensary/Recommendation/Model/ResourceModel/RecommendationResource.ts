@@ -57,7 +57,7 @@ interface ItemReadRow extends ItemRow {
   is_in_stock: boolean | number | string | null;
 }
 
-const ITEM_COLUMNS = [
+export const ITEM_COLUMNS = [
   'i.item_id',
   'i.recommendation_id',
   'i.sku',

@@ -1,0 +1,323 @@
+/**
+ * Unit tests of dialect.ts: DATABASE_URL to knex config for each dialect (incl. PostgreSQL's
+ * ?schema=), the SQLite connection set-up and its prepared-statement cache, the classification of
+ * driver errors (from real drivers where a test can provoke them, else the documented codes), and
+ * the clock's text form.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import knexFactory, { type Knex } from 'knex';
+import pg from 'pg';
+import {
+  isRetryableConflict,
+  isUnavailable,
+  isUniqueViolation,
+  nowTimestamp,
+  parseDatabaseUrl,
+  redactUrl,
+} from '../../../app/framework/db/dialect.js';
+import { freePort } from '../../support/serverProcess.js';
+import { createTestDatabase } from '../../support/database.js';
+
+interface PreparingConnection {
+  prepare(sql: string): unknown;
+  pragma(sql: string, options?: { simple: boolean }): unknown;
+}
+
+type KnexClient = { acquireConnection(): Promise<PreparingConnection>; releaseConnection(c: PreparingConnection): Promise<void> };
+
+/** Runs `body` on the one pooled SQLite connection of a knex built from `url`. */
+async function withSqliteConnection(url: string, body: (conn: PreparingConnection) => void | Promise<void>): Promise<void> {
+  const knex = knexFactory(parseDatabaseUrl(url).config);
+  const client = knex.client as unknown as KnexClient;
+  const conn = await client.acquireConnection();
+  try {
+    await body(conn);
+  } finally {
+    await client.releaseConnection(conn);
+    await knex.destroy();
+  }
+}
+
+describe('dialect', () => {
+  describe('parseDatabaseUrl()', () => {
+    describe('sqlite:', () => {
+      it('should use better-sqlite3 on the file named, one connection, NULL as default', () => {
+        const settings = parseDatabaseUrl('sqlite:var/db.sqlite');
+        expect(settings.dialect).to.equal('sqlite');
+        expect(settings.url).to.equal('sqlite:var/db.sqlite');
+        expect(settings.config).to.include({ client: 'better-sqlite3', useNullAsDefault: true });
+        expect(settings.config.connection).to.deep.equal({ filename: 'var/db.sqlite' });
+        expect(settings.config.pool).to.include({ min: 1, max: 1 });
+      });
+
+      it('should read absolute paths in both spellings, and an empty path or :memory: as in-memory', () => {
+        const filename = (url: string) => (parseDatabaseUrl(url).config.connection as { filename: string }).filename;
+        expect(filename('sqlite:/tmp/x.sqlite')).to.equal('/tmp/x.sqlite');
+        expect(filename('sqlite:///tmp/x.sqlite')).to.equal('/tmp/x.sqlite');
+        expect(filename('sqlite:')).to.equal(':memory:');
+        expect(filename('sqlite::memory:')).to.equal(':memory:');
+      });
+
+      it('should open a file in WAL mode with foreign keys on and a busy timeout', async () => {
+        const dir = mkdtempSync(path.join(os.tmpdir(), 'dialect-'));
+        try {
+          await withSqliteConnection(`sqlite:${path.join(dir, 'db.sqlite')}`, (conn) => {
+            expect(conn.pragma('journal_mode', { simple: true })).to.equal('wal');
+            expect(conn.pragma('foreign_keys', { simple: true })).to.equal(1);
+            expect(conn.pragma('busy_timeout', { simple: true })).to.equal(5000);
+          });
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
+      });
+
+      it('should leave an in-memory database out of WAL (it has no file to log beside)', async () => {
+        await withSqliteConnection('sqlite::memory:', (conn) => {
+          expect(conn.pragma('journal_mode', { simple: true })).to.equal('memory');
+          expect(conn.pragma('foreign_keys', { simple: true })).to.equal(1);
+        });
+      });
+    });
+
+    describe('the prepared-statement cache of a SQLite connection', () => {
+      it('should hand out the same prepared statement for the same SQL text, and another for other text', async () => {
+        await withSqliteConnection('sqlite::memory:', (conn) => {
+          const first = conn.prepare('select 1 as one');
+          expect(conn.prepare('select 1 as one')).to.equal(first);
+          expect(conn.prepare('select 2 as two')).not.to.equal(first);
+          expect((first as { get(): unknown }).get()).to.deep.equal({ one: 1 });
+        });
+      });
+
+      it('should keep at most 200 statements, dropping the oldest first', async () => {
+        await withSqliteConnection('sqlite::memory:', (conn) => {
+          const oldest = conn.prepare('select 0');
+          const second = conn.prepare('select 1');
+          for (let i = 2; i <= 200; i++) conn.prepare(`select ${i}`);
+          // 201 texts prepared: 'select 0' was dropped, 'select 1' is still kept.
+          expect(conn.prepare('select 1')).to.equal(second);
+          expect(conn.prepare('select 0')).not.to.equal(oldest);
+        });
+      });
+
+      it('should not keep SQL longer than 32 KiB', async () => {
+        await withSqliteConnection('sqlite::memory:', (conn) => {
+          const long = `select 1 as one ${' '.repeat(32 * 1024)}`;
+          expect(conn.prepare(long)).not.to.equal(conn.prepare(long));
+        });
+      });
+    });
+
+    describe('mysql:// and mariadb://', () => {
+      it('should use mysql2 with the parts of the URL, decoding the credentials', () => {
+        const settings = parseDatabaseUrl('mysql://app%20user:p%40ss%3Aword@db.internal:3307/shop');
+        expect(settings.dialect).to.equal('mysql');
+        expect(settings.config.client).to.equal('mysql2');
+        expect(settings.config.connection).to.include({
+          host: 'db.internal',
+          port: 3307,
+          user: 'app user',
+          password: 'p@ss:word',
+          database: 'shop',
+        });
+      });
+
+      it('should default the port to 3306, accept mariadb://, and ask for text dates, numbers, utf8mb4 and UTC', () => {
+        const settings = parseDatabaseUrl('mariadb://root@127.0.0.1/test');
+        expect(settings.dialect).to.equal('mysql');
+        expect(settings.config.connection).to.include({
+          port: 3306,
+          user: 'root',
+          password: '',
+          database: 'test',
+          dateStrings: true,
+          decimalNumbers: true,
+          charset: 'utf8mb4',
+          timezone: 'Z',
+        });
+      });
+    });
+
+    describe('postgres:// and postgresql://', () => {
+      it('should use pg with the URL as connection string and no search path by default', () => {
+        const settings = parseDatabaseUrl('postgres://postgres@127.0.0.1:5432/test');
+        expect(settings.dialect).to.equal('postgres');
+        expect(settings.config.client).to.equal('pg');
+        expect(settings.config.connection).to.include({ connectionString: 'postgres://postgres@127.0.0.1:5432/test' });
+        expect(settings.config.searchPath).to.equal(undefined);
+      });
+
+      it('should take ?schema= out of the connection string into the search path, keeping other parameters', () => {
+        const settings = parseDatabaseUrl('postgresql://u:secret@db:5433/shop?sslmode=disable&schema=tenant_a');
+        expect(settings.dialect).to.equal('postgres');
+        expect(settings.config.searchPath).to.deep.equal(['tenant_a']);
+        expect(settings.config.connection).to.include({ connectionString: 'postgresql://u:secret@db:5433/shop?sslmode=disable' });
+      });
+
+      it('should have pg answer timestamps as Magento text and numerics as numbers', () => {
+        parseDatabaseUrl('postgres://postgres@127.0.0.1:5432/test');
+        const timestamp = pg.types.getTypeParser(1114, 'text') as (text: string) => unknown;
+        const numeric = pg.types.getTypeParser(1700, 'text') as (text: string) => unknown;
+        expect(timestamp('2026-11-22 14:08:29.123456')).to.equal('2026-11-22 14:08:29');
+        expect(numeric('12.50')).to.equal(12.5);
+      });
+    });
+
+    it('should refuse any other URL, with the password redacted and the supported forms named', () => {
+      expect(() => parseDatabaseUrl('oracle://scott:tiger@db/orcl'))
+        .to.throw(Error, 'Unsupported DATABASE_URL "oracle://scott:***@db/orcl": use sqlite:<file>, mysql://user:pass@host:port/db or postgres://user:pass@host:port/db')
+        .with.property('message')
+        .that.does.not.contain('tiger');
+      expect(() => parseDatabaseUrl('db.sqlite')).to.throw('Unsupported DATABASE_URL "db.sqlite"');
+    });
+  });
+
+  describe('redactUrl()', () => {
+    it('should hide the password only', () => {
+      expect(redactUrl('postgres://u:secret@h:5432/db?schema=s')).to.equal('postgres://u:***@h:5432/db?schema=s');
+      expect(redactUrl('mysql://root@127.0.0.1/test')).to.equal('mysql://root@127.0.0.1/test');
+      expect(redactUrl('sqlite:var/db.sqlite')).to.equal('sqlite:var/db.sqlite');
+    });
+  });
+
+  describe('driver errors', () => {
+    it('should call deadlocks, lock wait timeouts, serialization failures and SQLite busy/locked retryable', () => {
+      for (const error of [{ errno: 1213 }, { errno: 1205 }, { code: '40001' }, { code: '40P01' }, { code: 'SQLITE_BUSY' }, { code: 'SQLITE_BUSY_SNAPSHOT' }, { code: 'SQLITE_LOCKED' }]) {
+        expect(isRetryableConflict(error), JSON.stringify(error)).to.equal(true);
+      }
+      for (const error of [{ code: 'ER_DUP_ENTRY', errno: 1062 }, { code: '23505' }, { code: 'ECONNREFUSED' }, new Error('deadlock'), null, undefined, 'SQLITE_BUSY']) {
+        expect(isRetryableConflict(error), String(error)).to.equal(false);
+      }
+    });
+
+    it('should call a real SQLITE_BUSY from a second connection retryable', async () => {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'dialect-'));
+      const url = `sqlite:${path.join(dir, 'db.sqlite')}`;
+      const holder = knexFactory(parseDatabaseUrl(url).config);
+      const other = knexFactory(parseDatabaseUrl(url).config);
+      try {
+        await holder.schema.createTable('t', (table) => table.integer('n'));
+        await withSqliteConnectionOf(other, async (conn) => {
+          conn.pragma('busy_timeout = 0');
+          await holder.transaction(async (trx) => {
+            await trx('t').insert({ n: 1 });
+            let caught: unknown;
+            try {
+              (conn.prepare('insert into t (n) values (2)') as { run(): unknown }).run();
+            } catch (error) {
+              caught = error;
+            }
+            expect(caught, 'the second writer should be refused').to.have.property('code', 'SQLITE_BUSY');
+            expect(isRetryableConflict(caught)).to.equal(true);
+            expect(isUnavailable(caught)).to.equal(false);
+          });
+        });
+      } finally {
+        await holder.destroy();
+        await other.destroy();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it("should recognise a unique index's refusal from the test database's own driver", async () => {
+      const database = await createTestDatabase();
+      const knex = knexFactory({ ...parseDatabaseUrl(database.url).config, pool: { min: 0, max: 1 } });
+      try {
+        await knex.schema.createTable('unique_probe', (table) => {
+          table.integer('id').primary();
+          table.string('code', 16).unique();
+        });
+        await knex('unique_probe').insert({ id: 1, code: 'a' });
+        const refusal = (row: object) => knex('unique_probe').insert(row).then(() => null, (error: unknown) => error);
+        const byIndex = await refusal({ id: 2, code: 'a' });
+        const byKey = await refusal({ id: 1, code: 'b' });
+        for (const error of [byIndex, byKey]) {
+          expect(error, 'the insert should be refused').to.be.instanceOf(Error);
+          expect(isUniqueViolation(error), (error as Error).message).to.equal(true);
+          expect(isRetryableConflict(error)).to.equal(false);
+        }
+        const otherError = await knex('no_such_table').insert({ id: 1 }).then(() => null, (error: unknown) => error);
+        expect(otherError).to.be.instanceOf(Error);
+        expect(isUniqueViolation(otherError)).to.equal(false);
+      } finally {
+        await knex.destroy();
+        await database.release();
+      }
+    });
+
+    it('should know the codes of unique violations on each driver and nothing else', () => {
+      for (const error of [{ code: 'ER_DUP_ENTRY' }, { errno: 1062 }, { code: '23505' }, { code: 'SQLITE_CONSTRAINT_UNIQUE' }, { code: 'SQLITE_CONSTRAINT_PRIMARYKEY' }]) {
+        expect(isUniqueViolation(error), JSON.stringify(error)).to.equal(true);
+      }
+      for (const error of [{ code: 'SQLITE_CONSTRAINT_FOREIGNKEY' }, { code: '23503' }, { errno: 1213 }, null, 'ER_DUP_ENTRY']) {
+        expect(isUniqueViolation(error), String(error)).to.equal(false);
+      }
+    });
+
+    for (const dialect of ['mysql', 'postgres'] as const) {
+      it(`should call a refused ${dialect} connection unavailable (a real driver error, on a loopback port nothing listens on)`, async () => {
+        const port = await freePort();
+        const url = dialect === 'mysql' ? `mysql://root@127.0.0.1:${port}/test` : `postgres://postgres@127.0.0.1:${port}/test`;
+        // knex would print the failed acquire on the console; the assertion is on the error itself.
+        const quiet = { warn: () => {}, error: () => {}, debug: () => {}, deprecate: () => {} };
+        const knex = knexFactory({ ...parseDatabaseUrl(url).config, log: quiet });
+        try {
+          const error = await knex.raw('select 1').then(() => null, (e: unknown) => e);
+          expect(error, 'the query should fail').to.be.instanceOf(Error);
+          expect(isUnavailable(error), (error as Error).message).to.equal(true);
+          expect(isRetryableConflict(error)).to.equal(false);
+        } finally {
+          await knex.destroy();
+        }
+      });
+    }
+
+    it('should call lost connections, timeouts and server shutdowns unavailable, and other errors not', () => {
+      const unavailable = [
+        { code: 'ECONNRESET' },
+        { code: 'PROTOCOL_CONNECTION_LOST' },
+        { code: 'ER_CON_COUNT_ERROR' },
+        { code: '57P01' },
+        { code: '53300' },
+        { code: '08006' },
+        { name: 'KnexTimeoutError', message: 'Knex: Timeout acquiring a connection. The pool is probably full.' },
+        { message: 'Connection terminated unexpectedly' },
+        { message: "Can't add new command when connection is in closed state" },
+        { message: 'timeout exceeded when trying to connect' },
+      ];
+      for (const error of unavailable) expect(isUnavailable(error), JSON.stringify(error)).to.equal(true);
+      for (const error of [{ code: '23505' }, { code: 'SQLITE_BUSY' }, { message: 'syntax error at or near "selec"' }, new TypeError('x is undefined'), null, 'ECONNREFUSED']) {
+        expect(isUnavailable(error), String(error)).to.equal(false);
+      }
+    });
+  });
+
+  describe('nowTimestamp()', () => {
+    it("should write a time as UTC in Magento's YYYY-MM-DD HH:MM:SS, dropping milliseconds", () => {
+      expect(nowTimestamp(new Date('2026-11-22T14:08:29.987Z'))).to.equal('2026-11-22 14:08:29');
+      expect(nowTimestamp(new Date('2026-01-02T03:04:05+02:00'))).to.equal('2026-01-02 01:04:05');
+    });
+
+    it('should default to the current time', () => {
+      const before = nowTimestamp();
+      const now = nowTimestamp();
+      const after = nowTimestamp();
+      expect(now).to.match(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+      expect(before <= now && now <= after).to.equal(true);
+    });
+  });
+});
+
+/** The one pooled connection of an existing SQLite knex. */
+async function withSqliteConnectionOf(knex: Knex, body: (conn: PreparingConnection) => Promise<void>): Promise<void> {
+  const client = knex.client as unknown as KnexClient;
+  const conn = await client.acquireConnection();
+  try {
+    await body(conn);
+  } finally {
+    await client.releaseConnection(conn);
+  }
+}
