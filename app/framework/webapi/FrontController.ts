@@ -139,7 +139,9 @@ export class FrontController {
     if (resources.some((r) => PUBLIC_RESOURCES.has(r))) return GUEST;
     const authorization = this.options.authorization();
     if (!authorization) throw AuthorizationException.forResources(resources);
-    return authorization.authorize({ authorization: req.headers.authorization, resources, store, defaultScope });
+    const [path = '', rawQuery = ''] = splitOnce(req.originalUrl, '?');
+    const http = { method: req.method.toUpperCase(), scheme: req.protocol, host: req.host, path, rawQuery, headers: req.headers };
+    return authorization.authorize({ authorization: req.headers.authorization, resources, store, defaultScope, http });
   }
 
   private async readBody(req: Request): Promise<Record<string, unknown> | undefined> {
@@ -186,6 +188,11 @@ function bodyError(error: BodyParserError): LocalizedException | BodyParserError
       }
       return error;
   }
+}
+
+function splitOnce(value: string, separator: string): [string, string] {
+  const at = value.indexOf(separator);
+  return at === -1 ? [value, ''] : [value.slice(0, at), value.slice(at + 1)];
 }
 
 function placeholders(store: Store, caller: Caller): Record<string, string | number | null> {
