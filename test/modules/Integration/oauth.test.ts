@@ -50,6 +50,7 @@ describe('Integration: OAuth 1.0a integrations', () => {
     all = await createIntegration('all-stores-app');
   });
   after(async () => {
+    server?.closeAllConnections();
     await new Promise((resolve) => server?.close(resolve));
     await t?.stop();
   });
