@@ -30,6 +30,7 @@ import { FrontController, type RouteTarget } from '../framework/webapi/FrontCont
 import { InputMapper } from '../framework/webapi/InputMapper.js';
 import { RouteRegistry } from '../framework/webapi/RouteRegistry.js';
 import { generateSchema } from '../framework/webapi/SchemaGenerator.js';
+import { swaggerPage } from '../framework/webapi/SwaggerPage.js';
 import { DIST_ROOT, PROJECT_ROOT } from './paths.js';
 
 export interface DeploymentConfig {
@@ -37,6 +38,14 @@ export interface DeploymentConfig {
   readonly developerMode: boolean;
   /** Largest request body, in bytes (1 MiB by default). */
   readonly bodyLimit: number;
+  /** Express's `trust proxy` (TRUST_PROXY): when X-Forwarded-Proto/-Host name the URL the client called. */
+  readonly trustProxy: boolean | number | string;
+  /** CRYPT_KEY: 64 hex characters, the AES-256 key of stored secrets; null: the key file below. */
+  readonly cryptKey: string | null;
+  /** CRYPT_KEY_FILE: where the key lives when CRYPT_KEY is unset (created 0600 on first start). */
+  readonly cryptKeyFile: string;
+  /** OAUTH_ACCESS_TOKEN_AS_BEARER=1: an OAuth access token alone works as a Bearer token. */
+  readonly oauthAccessTokenAsBearer: boolean;
 }
 
 export interface ApplicationOptions {
@@ -48,6 +57,10 @@ export interface ApplicationOptions {
   readonly databaseUrl?: string;
   readonly developerMode?: boolean;
   readonly bodyLimit?: number;
+  readonly trustProxy?: boolean | number | string;
+  readonly cryptKey?: string | null;
+  readonly cryptKeyFile?: string;
+  readonly oauthAccessTokenAsBearer?: boolean;
   readonly logger?: Logger;
 }
 
@@ -85,6 +98,10 @@ export class Application {
       databaseUrl: options.databaseUrl ?? process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL,
       developerMode: options.developerMode ?? process.env.MAGE_MODE === 'developer',
       bodyLimit: options.bodyLimit ?? Number(process.env.BODY_LIMIT ?? 1024 * 1024),
+      trustProxy: options.trustProxy ?? parseTrustProxy(process.env.TRUST_PROXY),
+      cryptKey: options.cryptKey !== undefined ? options.cryptKey : process.env.CRYPT_KEY || null,
+      cryptKeyFile: options.cryptKeyFile ?? process.env.CRYPT_KEY_FILE ?? path.join(PROJECT_ROOT, 'var', 'crypt.key'),
+      oauthAccessTokenAsBearer: options.oauthAccessTokenAsBearer ?? process.env.OAUTH_ACCESS_TOKEN_AS_BEARER === '1',
     };
     const sources = options.moduleSources ?? [
       { modulesDir: path.join(PROJECT_ROOT, 'modules'), codeDir: path.join(DIST_ROOT, 'modules') },
@@ -169,6 +186,7 @@ export class Application {
     app.disable('x-powered-by');
     app.set('etag', false);
     app.set('query parser', 'extended');
+    app.set('trust proxy', this.config.trustProxy);
     const schemas = new Map<string, unknown>();
     const registry = new RouteRegistry<RouteTarget>();
     for (const [route, spec] of this.routes) registry.add(route, this.routeTarget(route, spec));
@@ -195,6 +213,7 @@ export class Application {
       }
     });
     app.use('/rest', controller.handle);
+    app.use('/swagger', swaggerPage());
     app.use((_req, res) => {
       res.status(404).json({ message: 'Request does not match any route.' });
     });
@@ -259,6 +278,15 @@ function validateRoutes(
     specs.set(route, spec);
   }
   return specs;
+}
+
+/** TRUST_PROXY as Express reads it: unset, `0` or `false`: never; `true`: always; a number: that many hops; else addresses or subnets (`loopback`, `10.0.0.0/8`). */
+export function parseTrustProxy(value: string | undefined): boolean | number | string {
+  const text = (value ?? '').trim();
+  if (text === '' || text === '0' || text.toLowerCase() === 'false') return false;
+  if (text.toLowerCase() === 'true') return true;
+  if (/^\d+$/.test(text)) return Number(text);
+  return text;
 }
 
 function ensureDirectoryFor(config: Knex.Config): void {

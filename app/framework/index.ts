@@ -30,7 +30,7 @@ export { isUniqueViolation, nowTimestamp, type Dialect } from './db/dialect.js';
 export type { CliCommand } from './console/CommandList.js';
 export type { DataInstaller } from './setup/DataInstallerList.js';
 export { StoreResolverInterface } from './store/StoreResolverInterface.js';
-export { AuthorizationInterface, type AuthorizationRequest } from './webapi/AuthorizationInterface.js';
+export { AuthorizationInterface, type AuthorizationRequest, type CalledRequest } from './webapi/AuthorizationInterface.js';
 export type { Logger } from './logger.js';
 export {
   searchCriteriaParameter,

@@ -32,11 +32,13 @@ export class TestApp {
   static async start(options: ApplicationOptions = {}): Promise<TestApp> {
     const database = await createTestDatabase();
     const merged = { ...options, databaseUrl: database.url };
+    let app: Application | undefined;
     try {
-      const app = await Application.create(merged);
+      app = await Application.create(merged);
       await app.setupUpgrade();
       return new TestApp(app, app.http(), database, merged);
     } catch (error) {
+      await app?.close();
       await database.release();
       throw error;
     }

@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import Joi from 'joi';
 import { defineContract } from '../contract/Contract.js';
 import type { Caller, Store } from '../context/RequestContext.js';
@@ -10,6 +11,23 @@ export interface AuthorizationRequest {
   readonly store: Store;
   /** True for `/rest/V1/...` (no store code in the path). */
   readonly defaultScope: boolean;
+  /** The HTTP request as the client sent it, for hooks that check a signature over it (OAuth 1.0a). */
+  readonly http?: CalledRequest;
+}
+
+/** What a request signature covers: the URL the client called, not the one after proxies or routing. */
+export interface CalledRequest {
+  /** Upper-case HTTP method. */
+  readonly method: string;
+  /** `http` or `https`; behind a proxy, X-Forwarded-Proto when the `TRUST_PROXY` setting trusts it. */
+  readonly scheme: string;
+  /** The Host header (host and port as sent), or X-Forwarded-Host when trusted; undefined when absent. */
+  readonly host: string | undefined;
+  /** The path as sent, still percent-encoded, e.g. `/rest/default/V1/store/websites`. */
+  readonly path: string;
+  /** The query string as sent, without `?` (empty when none). */
+  readonly rawQuery: string;
+  readonly headers: IncomingHttpHeaders;
 }
 
 /**

@@ -145,7 +145,9 @@ export class FrontController {
     if (resources.some((r) => PUBLIC_RESOURCES.has(r))) return GUEST;
     const authorization = this.options.authorization();
     if (!authorization) throw AuthorizationException.forResources(resources);
-    return authorization.authorize({ authorization: req.headers.authorization, resources, store, defaultScope });
+    const [path = '', rawQuery = ''] = splitOnce(req.originalUrl, '?');
+    const http = { method: req.method.toUpperCase(), scheme: req.protocol, host: req.host, path, rawQuery, headers: req.headers };
+    return authorization.authorize({ authorization: req.headers.authorization, resources, store, defaultScope, http });
   }
 
   private async readBody(req: Request): Promise<Record<string, unknown> | undefined> {
@@ -201,6 +203,11 @@ function queryParameterCount(url: string): number {
   let count = 1;
   while ((at = url.indexOf('&', at + 1)) >= 0) count++;
   return count;
+}
+
+function splitOnce(value: string, separator: string): [string, string] {
+  const at = value.indexOf(separator);
+  return at === -1 ? [value, ''] : [value.slice(0, at), value.slice(at + 1)];
 }
 
 function placeholders(store: Store, caller: Caller): Record<string, string | number | null> {

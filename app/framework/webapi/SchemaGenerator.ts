@@ -28,6 +28,35 @@ const ERROR_RESPONSE = {
   required: ['message'],
 };
 
+/**
+ * Swagger 2.0 cannot name OAuth 1.0a, so it is an apiKey on the same header with a description and
+ * an `x-oauth1` extension saying how to sign (the integration module's README has the details).
+ */
+const SECURITY_DEFINITIONS = {
+  Bearer: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Authorization',
+    description: 'Bearer <token>: an integration token (integration:token:create) or an admin token (POST /V1/integration/admin/token)',
+  },
+  OAuth1: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Authorization',
+    description:
+      'OAuth 1.0a (RFC 5849), signed in the header: OAuth oauth_consumer_key, oauth_token, oauth_signature_method ' +
+      '(HMAC-SHA256 or HMAC-SHA1), oauth_timestamp, oauth_nonce, oauth_version="1.0", oauth_signature. The base string ' +
+      'covers the method, the URL called (scheme, host, non-default port, path) and the query parameters; a JSON body is not signed. ' +
+      'Credentials come from integration:create.',
+    'x-oauth1': {
+      signatureMethods: ['HMAC-SHA256', 'HMAC-SHA1'],
+      parameterTransmission: 'header',
+      credentials: ['consumer_key', 'consumer_secret', 'access_token', 'access_token_secret'],
+      timestampFutureToleranceSeconds: 600,
+    },
+  },
+};
+
 function jsonSchema(spec: MethodSpec['params'][number]): JsonObject {
   try {
     // joi-to-json is CommonJS: its function is the module itself.
@@ -88,6 +117,8 @@ export function generateSchema(routes: ReadonlyMap<RouteDefinition, MethodSpec>,
       parameters,
       'x-service': `${route.serviceClass}::${route.serviceMethod}`,
       'x-resources': route.resources,
+      // An anonymous route needs no credentials (the token route itself).
+      ...(route.resources.includes('anonymous') ? { security: [] } : {}),
       responses: {
         200: { description: '200 Success.' },
         400: { description: '400 Bad Request', schema: { $ref: '#/definitions/error-response' } },
@@ -103,8 +134,9 @@ export function generateSchema(routes: ReadonlyMap<RouteDefinition, MethodSpec>,
     basePath: `/rest/${scopeCode}`,
     schemes: ['http', 'https'],
     tags: [...tags].sort().map((name) => ({ name })),
-    securityDefinitions: { Bearer: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Bearer <token>' } },
-    security: [{ Bearer: [] }],
+    securityDefinitions: SECURITY_DEFINITIONS,
+    // Either scheme (a list of alternatives in Swagger 2.0).
+    security: [{ Bearer: [] }, { OAuth1: [] }],
     paths,
     definitions: { 'error-response': ERROR_RESPONSE },
   };

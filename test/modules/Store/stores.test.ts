@@ -14,7 +14,7 @@ describe('Store: stores and scopes', () => {
   it('should have the default store after install, and list stores with Magento fields', async () => {
     const res = await request(t.http).get('/rest/all/V1/store/storeViews').set('Authorization', `Bearer ${token}`);
     expect(res.status).to.equal(200);
-    expect(res.body).to.deep.equal([{ id: 1, code: 'default', name: 'Default Store View', website_id: 1, store_group_id: 1, is_active: true }]);
+    expect(res.body).to.deep.equal([{ id: 1, code: 'default', name: 'Default Store View', website_id: 1, store_group_id: 1, is_active: 1 }]);
   });
 
   it('should create a store with the CLI and serve its scope at once', async () => {

@@ -51,7 +51,7 @@ export class StoreRepository implements StoreRepositoryInterface {
     const current = requestContext.store();
     // A store-bound caller sees only its own store.
     const visible = caller.allStores ? stores : stores.filter((s) => s.id === current.id);
-    return visible.map((s) => ({ id: s.id, code: s.code, name: s.name, websiteId: s.websiteId, storeGroupId: s.storeGroupId, isActive: s.isActive }));
+    return visible.map((s) => ({ id: s.id, code: s.code, name: s.name, websiteId: s.websiteId, storeGroupId: s.storeGroupId, isActive: s.isActive ? 1 : 0 }));
   }
 
   async create(code: string, name: string): Promise<Store> {

@@ -5,5 +5,6 @@ export interface StoreInterface {
   name: string;
   websiteId: number;
   storeGroupId: number;
-  isActive: boolean;
+  /** 1 or 0, as Magento answers it. */
+  isActive: number;
 }

@@ -1,0 +1,137 @@
+import {
+  AuthorizationException,
+  ConnectionProvider,
+  FrameworkServices,
+  InputException,
+  inject,
+  injectable,
+  isUniqueViolation,
+  nowTimestamp,
+  type AuthorizationRequest,
+  type Caller,
+  type Knex,
+} from '#framework';
+import type { IntegrationTokenRequest } from '../Api/IntegrationTokenServiceInterface.js';
+import { StoreRepositoryInterface } from '../../Store/Api/StoreRepositoryInterface.js';
+import { sameHash } from './tokens.js';
+
+/** `integration` (an API key), `oauth` (an OAuth 1.0a access token) or `admin`. */
+export type TokenKind = 'integration' | 'oauth' | 'admin';
+
+/** A row of `integration_token`: what a token is bound to and may do. */
+export interface TokenRow {
+  token_id: number;
+  kind: TokenKind;
+  name: string;
+  token_hash: string;
+  store_id: number | null;
+  resources: string | null;
+  admin_user_id: number | null;
+  expires_at: string | null;
+  revoked_at: string | null;
+  active_name: string | null;
+}
+
+/** A checked request for an integration's grant: its name, store binding and resources. */
+export interface GrantSpec {
+  readonly name: string;
+  readonly storeId: number | null;
+  readonly resources: readonly string[] | null;
+}
+
+interface AclNode {
+  readonly parent: string | null;
+}
+
+/**
+ * The one code path for what a token may do, shared by API keys (`integration:token:create`) and
+ * OAuth integrations (`integration:create`): checking and storing the name, store binding and
+ * resources when the token is made, and checking them on every request.
+ */
+@injectable()
+export class TokenGrants {
+  constructor(
+    @inject(StoreRepositoryInterface) private readonly stores: StoreRepositoryInterface,
+    @inject(FrameworkServices.AclResources) private readonly acl: ReadonlyMap<string, AclNode>,
+    @inject(FrameworkServices.ConnectionProvider) private readonly connection: ConnectionProvider,
+  ) {}
+
+  /** Checks the request as `integration:token:create` does; throws InputException. */
+  async resolve(request: IntegrationTokenRequest): Promise<GrantSpec> {
+    const name = request.name?.trim();
+    if (!name) throw InputException.requiredField('name');
+    if (Boolean(request.store) === Boolean(request.allStores)) {
+      throw new InputException([{ phrase: 'Give either a store code or all stores, not both or neither.', parameters: {} }]);
+    }
+    let storeId: number | null = null;
+    if (request.store) {
+      const store = await this.stores.getStoreByCode(request.store);
+      if (!store) throw new InputException([{ phrase: 'The store code "%storeCode" is unknown.', parameters: { storeCode: request.store } }]);
+      storeId = store.id;
+    }
+    const resources = request.resources?.length ? [...new Set(request.resources)] : null;
+    for (const resource of resources ?? []) {
+      if (!this.acl.has(resource)) throw new InputException([{ phrase: 'The ACL resource "%resource" is unknown.', parameters: { resource } }]);
+    }
+    return { name, storeId, resources };
+  }
+
+  /** Stores an active token under the name; answers its token_id. A name already active is an InputException with `duplicatePhrase`. */
+  async insert(db: Knex, spec: GrantSpec, kind: Exclude<TokenKind, 'admin'>, tokenHash: string, duplicatePhrase: string): Promise<number> {
+    try {
+      await db('integration_token').insert({
+        kind,
+        name: spec.name,
+        active_name: spec.name,
+        token_hash: tokenHash,
+        store_id: spec.storeId,
+        resources: spec.resources ? JSON.stringify(spec.resources) : null,
+        admin_user_id: null,
+        created_at: nowTimestamp(),
+        expires_at: null,
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new InputException([{ phrase: duplicatePhrase, parameters: { name: spec.name } }]);
+      throw error;
+    }
+    const row = (await db('integration_token').where({ token_hash: tokenHash }).first('token_id')) as { token_id: number };
+    return row.token_id;
+  }
+
+  /** The token row with this hash, or undefined. */
+  async findByHash(tokenHash: string): Promise<TokenRow | undefined> {
+    const row = (await this.connection.get()('integration_token').where({ token_hash: tokenHash }).first()) as TokenRow | undefined;
+    return row && sameHash(row.token_hash, tokenHash) ? row : undefined;
+  }
+
+  /**
+   * Who the token's holder is, if the token may call this route here: not revoked or expired,
+   * inside its store, holding every resource. Otherwise the same 401 as for no token at all.
+   */
+  grant(row: TokenRow, request: AuthorizationRequest): Caller {
+    const denied = () => AuthorizationException.forResources(request.resources);
+    if (row.revoked_at !== null || (row.kind !== 'admin' && row.active_name === null)) throw denied();
+    if (row.expires_at !== null && row.expires_at <= nowTimestamp()) throw denied();
+    if (row.store_id !== null && row.store_id !== request.store.id) throw denied();
+    if (row.resources !== null) {
+      const granted = JSON.parse(row.resources) as string[];
+      for (const resource of request.resources) {
+        if (resource !== 'self' && !this.holds(granted, resource)) throw denied();
+      }
+    }
+    return {
+      type: row.kind === 'admin' ? 'admin' : 'integration',
+      id: row.kind === 'admin' ? row.admin_user_id : row.token_id,
+      name: row.name,
+      allStores: row.store_id === null,
+    };
+  }
+
+  /** A granted resource also grants everything below it in the acl.xml tree. */
+  private holds(granted: readonly string[], resource: string): boolean {
+    for (let current: string | null = resource; current; current = this.acl.get(current)?.parent ?? null) {
+      if (granted.includes(current)) return true;
+    }
+    return false;
+  }
+}

@@ -1,0 +1,9 @@
+/** Magento's Store\Api\Data\GroupInterface (a store group), as the web API returns it. */
+export interface GroupInterface {
+  id: number;
+  websiteId: number;
+  rootCategoryId: number;
+  defaultStoreId: number;
+  name: string;
+  code: string;
+}
