@@ -54,8 +54,8 @@ export class TokenAuthorization implements AuthorizationInterface {
     if (row.revoked_at !== null || (row.kind === 'integration' && row.active_name === null)) throw denied();
     if (row.expires_at !== null && row.expires_at <= nowTimestamp()) throw denied();
     if (row.store_id !== null && row.store_id !== request.store.id) throw denied();
-    if (row.resources !== null) {
-      const granted = JSON.parse(row.resources) as string[];
+    const granted = row.resources === null ? null : (JSON.parse(row.resources) as string[]);
+    if (granted !== null) {
       for (const resource of request.resources) {
         if (resource !== 'self' && !this.holds(granted, resource)) throw denied();
       }
@@ -65,6 +65,7 @@ export class TokenAuthorization implements AuthorizationInterface {
       id: row.kind === 'admin' ? row.admin_user_id : row.token_id,
       name: row.name,
       allStores: row.store_id === null,
+      allows: (resource) => granted === null || this.holds(granted, resource),
     };
   }
 
