@@ -16,7 +16,7 @@ export function inject(id: string | Contract): ParameterDecorator & PropertyDeco
   const decorate = inversifyInject(serviceId) as ParameterDecorator & PropertyDecorator;
   return ((target: object, key: string | symbol | undefined, index?: number | PropertyDescriptor) => {
     // The ObjectManager reads the tokens it builds constructors with from this record.
-    if (typeof index === 'number' && key === undefined) recordInjection(target as Function, index, { serviceId });
+    if (typeof index === 'number' && key === undefined) recordInjection(target as Parameters<typeof recordInjection>[0], index, { serviceId });
     (decorate as (...args: unknown[]) => void)(target, key, index);
   }) as ParameterDecorator & PropertyDecorator;
 }
@@ -25,7 +25,7 @@ export function inject(id: string | Contract): ParameterDecorator & PropertyDeco
 export function optional(): ParameterDecorator & PropertyDecorator {
   const decorate = inversifyOptional() as ParameterDecorator & PropertyDecorator;
   return ((target: object, key: string | symbol | undefined, index?: number | PropertyDescriptor) => {
-    if (typeof index === 'number' && key === undefined) recordInjection(target as Function, index, { optional: true });
+    if (typeof index === 'number' && key === undefined) recordInjection(target as Parameters<typeof recordInjection>[0], index, { optional: true });
     (decorate as (...args: unknown[]) => void)(target, key, index);
   }) as ParameterDecorator & PropertyDecorator;
 }

@@ -17,9 +17,9 @@ export function implementsContract(...contracts: readonly (Contract | string)[])
 }
 
 /** Contract names a class (or one of its parents) declares with `@implementsContract`. */
-export function declaredContracts(cls: Function): string[] {
+export function declaredContracts(cls: object): string[] {
   const names: string[] = [];
-  for (let current: Function | null = cls; current && current !== Function.prototype; current = Object.getPrototypeOf(current)) {
+  for (let current: object | null = cls; current && current !== Function.prototype; current = Object.getPrototypeOf(current) as object | null) {
     for (const name of (Reflect.getOwnMetadata(IMPLEMENTS_KEY, current) as string[] | undefined) ?? []) {
       if (!names.includes(name)) names.push(name);
     }
