@@ -148,7 +148,8 @@ export class ExtensionAttributesProcessor {
       if (extension) properties.extension_attributes = extension;
       for (const [field, nested] of Object.entries(this.interfaces.get(name)?.nested ?? {})) {
         const inner = this.describeOutput(nested, [...seen, name]);
-        if (Object.keys(inner.properties as object).length || (inner.items && Object.keys((inner.items as JsonObject).properties as object).length)) properties[field] = inner;
+        const object = (inner.items ?? inner) as JsonObject;
+        if (Object.keys(object.properties as object).length) properties[field] = inner;
       }
     }
     const schema: JsonObject = { type: 'object', 'x-data-interface': name, properties };
