@@ -1,5 +1,5 @@
 import { defineContract } from '#framework';
-import type { RecommendationInterface } from './Data/RecommendationInterface.js';
+import { RecommendationInterface } from './Data/RecommendationInterface.js';
 import { recommendationIdSchema } from './schemas.js';
 
 export interface RecommendationRepositoryInterface {
@@ -10,6 +10,6 @@ export interface RecommendationRepositoryInterface {
 export const RecommendationRepositoryInterface = defineContract<RecommendationRepositoryInterface>(
   'Dispensary\\Recommendation\\Api\\RecommendationRepositoryInterface',
   {
-    get: { params: [{ name: 'recommendationId', schema: recommendationIdSchema }], description: 'A recommendation with its items' },
+    get: { params: [{ name: 'recommendationId', schema: recommendationIdSchema }], description: 'A recommendation with its items', returns: RecommendationInterface },
   },
 );
