@@ -223,6 +223,13 @@ describe('di.xml rules as in Magento 2.4', () => {
     });
   });
 
+  describe('when a const reference is malformed', () => {
+    it('should fail at start-up saying how to write it', async () => {
+      tree.module('Fixture_Container', { files: { 'etc/di.xml': configXml(`${BASE_ARGS}<type name="${CONFIGURABLE}"><arguments><argument name="greeting" xsi:type="const">Mode::GREETING</argument></arguments></type>`) } });
+      await expectConfigError(() => tree.boot('global').then((a) => (app = a)), tree.path('Fixture_Container', 'etc/di.xml'), 'Vendor\\Module\\Path\\Name::CONSTANT', '"Mode::GREETING"');
+    });
+  });
+
   describe('when an argument is xsi:type="init_parameter"', () => {
     it('should inject the deployment setting named directly or by a constant', async () => {
       const om = (
