@@ -11,12 +11,13 @@ import { readDiConfig, type Area, type DiConfig } from '../framework/config/DiCo
 import { readWebapiConfig, type RouteDefinition } from '../framework/config/WebapiConfig.js';
 import { ConfigError } from '../framework/config/xml.js';
 import { isContract, type MethodSpec } from '../framework/contract/Contract.js';
-import { isDataInterface, type DataInterface } from '../framework/contract/DataInterface.js';
 import { EventManager } from '../framework/event/EventManager.js';
 import { readEventConfig, type EventConfig } from '../framework/event/EventConfig.js';
+import { validateObservers } from '../framework/event/validateObservers.js';
 import { EventManagerInterface } from '../framework/event/ManagerInterface.js';
 import { dataInterfaceName, ExtensionAttributesProcessor } from '../framework/extension/ExtensionAttributes.js';
 import { readExtensionAttributesConfig } from '../framework/extension/ExtensionAttributesConfig.js';
+import { loadDataInterfaces } from '../framework/extension/loadDataInterfaces.js';
 import { requestContext } from '../framework/context/RequestContext.js';
 import { ConnectionProvider } from '../framework/db/ConnectionProvider.js';
 import { parseDatabaseUrl, type DatabaseSettings } from '../framework/db/dialect.js';
@@ -255,39 +256,6 @@ export class Application {
 function optional<T>(objectManager: ObjectManager, name: string): () => T | null {
   let cached: T | null | undefined;
   return () => (cached ??= objectManager.isBound(name) ? objectManager.get<T>(name) : null);
-}
-
-/** Every observer instance is a class with an execute(observer) method. */
-function validateObservers(events: EventConfig, resolver: ClassResolver): void {
-  for (const observers of events.events.values()) {
-    for (const observer of observers.values()) {
-      if (!observer.instance) continue;
-      const value = resolver.get(observer.instance) as { prototype?: { execute?: unknown } } | undefined;
-      if (typeof value !== 'function' || typeof (value as { prototype?: { execute?: unknown } }).prototype?.execute !== 'function') {
-        throw new ConfigError(`${observer.files.join(', ')}: observer "${observer.name}" of event "${observer.event}": ${observer.instance} is not a class with an execute(observer) method`);
-      }
-    }
-  }
-}
-
-/** The data interfaces etc/extension_attributes.xml names; each must be defined with defineDataInterface. */
-async function loadDataInterfaces(names: ReadonlyMap<string, string>, resolver: ClassResolver): Promise<Map<string, DataInterface>> {
-  const interfaces = new Map<string, DataInterface>();
-  for (const [name, file] of names) {
-    const value = await resolver.load(name, file);
-    if (!isDataInterface(value)) throw new ConfigError(`${file}: ${name} is not a data interface (export it with defineDataInterface)`);
-    interfaces.set(name, value);
-  }
-  // Data interfaces nested in those, so output can be followed into them.
-  for (const data of [...interfaces.values()]) {
-    for (const nested of Object.values(data.nested)) {
-      const nestedName = nested.replace(/\[\]$/, '');
-      if (interfaces.has(nestedName)) continue;
-      const value = await resolver.load(nestedName, `${data.name} (nested field)`);
-      if (isDataInterface(value)) interfaces.set(nestedName, value);
-    }
-  }
-  return interfaces;
 }
 
 /** Routes point at contracts whose methods exist and that a class serves; resources are known. */
