@@ -249,12 +249,13 @@ export class ObjectManager {
     const own = [...this.superclassNames(cls), ...configNames];
     const contracts: string[] = [];
     for (const forName of this.config.preferences.keys()) {
-      for (let next = this.config.preferences.get(forName)?.type; next; next = this.config.preferences.get(next)?.type) {
+      const seen = new Set([forName]);
+      for (let next = this.config.preferences.get(forName)?.type; next && !seen.has(next); next = this.config.preferences.get(next)?.type) {
         if (own.includes(next)) {
           contracts.push(forName);
           break;
         }
-        if (next === forName) break;
+        seen.add(next); // a cycle is reported where it is bound; here it must only not loop
       }
     }
     contracts.push(...declaredContracts(cls));

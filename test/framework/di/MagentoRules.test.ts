@@ -164,6 +164,16 @@ describe('di.xml rules as in Magento 2.4', () => {
       }
     });
 
+    it('should report a preference cycle elsewhere instead of looping while it looks for contracts', async () => {
+      // Bound after the plugins' classes, and the cycle does not pass through the contract it starts from.
+      tree.module('Fixture_Dispatch', { files: { 'etc/di.xml': configXml(PLUGINS) } });
+      tree.module('Fixture_Container', {
+        sequence: ['Fixture_Dispatch'],
+        files: { 'etc/di.xml': configXml(`<preference for="${GREETER_API}" type="${GREETER}"/><preference for="${GREETER}" type="${C}\\Model\\LoudGreeter"/><preference for="${C}\\Model\\LoudGreeter" type="${GREETER}"/>`) },
+      });
+      await expectConfigError(() => tree.boot('global').then((a) => (app = a)), 'Preference cycle');
+    });
+
     it('should show the merged chain of the implementing class in dev:plugin:list', async () => {
       tree.module('Fixture_Dispatch', { files: { 'etc/di.xml': configXml(`${PLUGINS}<type name="${OTHER}">${plugin('b', null, 5)}</type>`) } });
       const out: string[] = [];
