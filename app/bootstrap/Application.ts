@@ -11,6 +11,13 @@ import { readDiConfig, type Area, type DiConfig } from '../framework/config/DiCo
 import { readWebapiConfig, type RouteDefinition } from '../framework/config/WebapiConfig.js';
 import { ConfigError } from '../framework/config/xml.js';
 import { isContract, type MethodSpec } from '../framework/contract/Contract.js';
+import { EventManager } from '../framework/event/EventManager.js';
+import { readEventConfig, type EventConfig } from '../framework/event/EventConfig.js';
+import { validateObservers } from '../framework/event/validateObservers.js';
+import { EventManagerInterface } from '../framework/event/ManagerInterface.js';
+import { dataInterfaceName, ExtensionAttributesProcessor } from '../framework/extension/ExtensionAttributes.js';
+import { readExtensionAttributesConfig } from '../framework/extension/ExtensionAttributesConfig.js';
+import { loadDataInterfaces } from '../framework/extension/loadDataInterfaces.js';
 import { requestContext } from '../framework/context/RequestContext.js';
 import { ConnectionProvider } from '../framework/db/ConnectionProvider.js';
 import { parseDatabaseUrl, type DatabaseSettings } from '../framework/db/dialect.js';
@@ -72,6 +79,7 @@ const FRAMEWORK_TYPES = new Map<string, unknown>([
   [AuthorizationInterface.name, AuthorizationInterface],
   ['Framework\\Console\\CommandList', CommandList],
   ['Framework\\Setup\\DataInstallerList', DataInstallerList],
+  [EventManagerInterface.name, EventManagerInterface],
 ]);
 
 export class Application {
@@ -89,6 +97,9 @@ export class Application {
     readonly routes: ReadonlyMap<RouteDefinition, MethodSpec>,
     readonly acl: ReadonlyMap<string, AclResource>,
     readonly logger: Logger,
+    /** etc/events.xml merged for this area. */
+    readonly events: EventConfig,
+    readonly extensionAttributes: ExtensionAttributesProcessor,
   ) {}
 
   static async create(options: ApplicationOptions = {}): Promise<Application> {
@@ -110,6 +121,9 @@ export class Application {
     const diConfig = readDiConfig(modules, area);
     const routes = area === 'webapi_rest' ? readWebapiConfig(modules) : [];
     const acl = readAclConfig(modules);
+    const events = readEventConfig(modules, area);
+    const extensionConfig = readExtensionAttributesConfig(modules);
+    const eventManager = new EventManager(events);
 
     const database = parseDatabaseUrl(config.databaseUrl);
     if (database.dialect === 'sqlite') ensureDirectoryFor(database.config);
@@ -129,6 +143,11 @@ export class Application {
     const names = ObjectManager.referencedNames(diConfig);
     for (const route of routes) if (!names.has(route.serviceClass)) names.set(route.serviceClass, route.file);
     for (const name of FRAMEWORK_TYPES.keys()) if (!names.has(name)) names.set(name, 'the runtime');
+    for (const observers of events.events.values()) {
+      for (const observer of observers.values()) {
+        if (observer.instance && !names.has(observer.instance)) names.set(observer.instance, observer.files[observer.files.length - 1]!);
+      }
+    }
     const instances = new Map<string, unknown>([
       ['Framework\\DB\\ConnectionProvider', connection],
       ['Framework\\App\\RequestContext', requestContext],
@@ -136,11 +155,16 @@ export class Application {
       ['Framework\\App\\DeploymentConfig', config],
       ['Framework\\Module\\ModuleList', modules],
       ['Framework\\Acl\\ResourceList', acl],
+      [EventManagerInterface.name, eventManager],
     ]);
     try {
       const pending = [...names];
       for (let next = pending.shift(); next; next = pending.shift()) {
         const [name, file] = next;
+        if (name.includes('::')) {
+          await resolver.loadConstant(name, file); // di.xml xsi:type="const" (or an init_parameter named by one)
+          continue;
+        }
         // A virtualType is only a name in di.xml; the class it varies is loaded under its own name.
         if (diConfig.types.get(name)?.virtualOf) continue;
         const value = await resolver.load(name, file);
@@ -156,8 +180,12 @@ export class Application {
       }
       const objectManager = new ObjectManager(diConfig, resolver, instances);
       objectManager.bindAll(names.keys());
+      eventManager.connect(objectManager);
+      validateObservers(events, resolver);
+      const extensionAttributes = new ExtensionAttributesProcessor(extensionConfig, await loadDataInterfaces(extensionConfig.referencedNames(), resolver));
       const specs = validateRoutes(routes, resolver, objectManager, acl, logger);
-      return new Application(area, modules, config, database, knex, diConfig, objectManager, specs, acl, logger);
+      for (const [route, spec] of specs) specs.set(route, extensionAttributes.extendSpec(spec, `${route.file}: route ${route.method} ${route.url}`));
+      return new Application(area, modules, config, database, knex, diConfig, objectManager, specs, acl, logger, events, extensionAttributes);
     } catch (error) {
       await knex.destroy();
       throw error;
@@ -199,7 +227,7 @@ export class Application {
       bodyLimit: this.config.bodyLimit,
       schema: (scopeCode) => {
         let document = schemas.get(scopeCode);
-        if (!document) schemas.set(scopeCode, (document = generateSchema(this.routes, scopeCode)));
+        if (!document) schemas.set(scopeCode, (document = generateSchema(this.routes, scopeCode, this.extensionAttributes)));
         return document;
       },
     });
@@ -224,12 +252,17 @@ export class Application {
   private routeTarget(route: RouteDefinition, spec: MethodSpec): RouteTarget {
     const method = route.serviceMethod;
     let service: Record<string, (...args: unknown[]) => Promise<unknown>> | undefined;
+    const returns = dataInterfaceName(spec.returns);
+    const filter = this.extensionAttributes.needsFiltering(returns);
     return {
       mapper: new InputMapper(spec, route.data),
       transactional: route.method !== 'GET',
-      invoke: (args) => {
+      invoke: async (args) => {
         service ??= this.objectManager.get<Record<string, (...args: unknown[]) => Promise<unknown>>>(route.serviceClass);
-        return service[method]!(...args);
+        const result = await service[method]!(...args);
+        // Extension attributes with <resources> are hidden from callers that lack them.
+        if (filter) this.extensionAttributes.filterOutput(result, returns!, (resource) => requestContext.caller().allows?.(resource) === true);
+        return result;
       },
     };
   }

@@ -10,6 +10,7 @@ import type { Area } from '../framework/config/DiConfig.js';
 import { DI_AREAS } from '../framework/config/DiConfig.js';
 import type { CommandList } from '../framework/console/CommandList.js';
 import { describeLevels } from '../framework/interception/PluginList.js';
+import { describeEvents } from '../framework/event/describeEvents.js';
 import { discoverModules } from '../framework/module/ModuleLoader.js';
 import { PROJECT_ROOT, DIST_ROOT } from '../bootstrap/paths.js';
 import path from 'node:path';
@@ -90,6 +91,18 @@ export async function runCli(argv: string[], io: CliIo = defaultIo, options: App
             }
             for (const line of describeLevels(levels, name)) io.out(`    ${line}`);
           }
+        };
+      });
+
+    program
+      .command('dev:event:list')
+      .description('Print the observers of each event (or of one) in call order, per area')
+      .argument('[event]', 'only this event, e.g. dispensary_recommendation_items_add_after')
+      .option('--area <area>', `only this area: global, ${DI_AREAS.join(', ')}`)
+      .action((event: string | undefined, opts: { area?: string }) => {
+        action = async () => {
+          if (opts.area !== undefined && opts.area !== 'global' && !DI_AREAS.includes(opts.area as (typeof DI_AREAS)[number])) throw new Error(`Unknown area "${opts.area}"`);
+          for (const line of describeEvents(app.modules, { event, area: opts.area as Area | undefined })) io.out(line);
         };
       });
 

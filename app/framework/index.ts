@@ -2,17 +2,38 @@
  * The runtime's public API for module authors: `import { ... } from '#framework'`.
  * Everything here is stable; anything imported from deeper paths is internal.
  */
-import { inject as inversifyInject, injectable, optional } from 'inversify';
+import { inject as inversifyInject, injectable, optional as inversifyOptional } from 'inversify';
 import type { Contract } from './contract/Contract.js';
+import { recordInjection } from './di/constructorParameters.js';
 
-export { injectable, optional };
+export { injectable };
 export { default as Joi } from 'joi';
 export type { Knex } from 'knex';
 
 /** `@inject(FooInterface)` or `@inject('Vendor\\Module\\Model\\Foo')` on a constructor parameter. */
 export function inject(id: string | Contract): ParameterDecorator & PropertyDecorator {
-  return inversifyInject(typeof id === 'string' ? id : id.name) as ParameterDecorator & PropertyDecorator;
+  const serviceId = typeof id === 'string' ? id : id.name;
+  const decorate = inversifyInject(serviceId) as ParameterDecorator & PropertyDecorator;
+  return ((target: object, key: string | symbol | undefined, index?: number | PropertyDescriptor) => {
+    // The ObjectManager reads the tokens it builds constructors with from this record.
+    if (typeof index === 'number' && key === undefined) recordInjection(target as Parameters<typeof recordInjection>[0], index, { serviceId });
+    (decorate as (...args: unknown[]) => void)(target, key, index);
+  }) as ParameterDecorator & PropertyDecorator;
 }
+
+/** `@optional() @inject(X)`: undefined instead of an error when nothing serves X. */
+export function optional(): ParameterDecorator & PropertyDecorator {
+  const decorate = inversifyOptional() as ParameterDecorator & PropertyDecorator;
+  return ((target: object, key: string | symbol | undefined, index?: number | PropertyDescriptor) => {
+    if (typeof index === 'number' && key === undefined) recordInjection(target as Parameters<typeof recordInjection>[0], index, { optional: true });
+    (decorate as (...args: unknown[]) => void)(target, key, index);
+  }) as ParameterDecorator & PropertyDecorator;
+}
+
+export { implementsContract } from './contract/implementsContract.js';
+export { defineDataInterface, type DataInterface } from './contract/DataInterface.js';
+export { EventManagerInterface, type Event, type Observer, type ObserverInterface } from './event/index.js';
+export type { ExtensionAttributes } from './extension/ExtensionAttributes.js';
 
 export { defineContract, isContract, type Contract, type MethodSpec, type ParameterSpec } from './contract/Contract.js';
 export * from './exception/index.js';
@@ -59,4 +80,6 @@ export const FrameworkServices = {
   ModuleList: 'Framework\\Module\\ModuleList',
   /** ReadonlyMap of ACL resource id to {id, title, parent, module}, from every acl.xml. */
   AclResources: 'Framework\\Acl\\ResourceList',
+  /** Framework\Event\ManagerInterface: dispatch(name, data) to the observers of etc/events.xml. */
+  EventManager: 'Framework\\Event\\ManagerInterface',
 } as const;

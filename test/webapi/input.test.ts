@@ -123,16 +123,16 @@ describe('Web API: input mapping and validation', () => {
   });
 
   describe('when webapi.xml forces data parameters', () => {
-    it('should inject the caller and store over what the body says, and default unforced ones', async () => {
+    it('should inject the store over what the body says, %customer_id% as null for an integration (not a customer), and default unforced ones', async () => {
       const res = await post('/rest/V1/fixture/forced', { customerId: '1', payload: { storeId: '99', text: 'hi' } });
       expect(res.status).to.equal(200);
-      expect(res.body).to.deep.equal({ customer_id: '42', payload: { store_id: '1', text: 'hi' }, note: 'default note' });
+      expect(res.body).to.deep.equal({ customer_id: null, payload: { store_id: '1', text: 'hi' }, note: 'default note' });
     });
 
     it('should keep a given value of an unforced parameter', async () => {
       const res = await post('/rest/all/V1/fixture/forced', { payload: {}, note: 'mine' });
       expect(res.status).to.equal(200);
-      expect(res.body).to.deep.equal({ customer_id: '42', payload: { store_id: '0' }, note: 'mine' });
+      expect(res.body).to.deep.equal({ customer_id: null, payload: { store_id: '0' }, note: 'mine' });
     });
   });
 });

@@ -13,8 +13,12 @@ export type ArgumentValue =
   | { readonly kind: 'number'; readonly value: number }
   | { readonly kind: 'boolean'; readonly value: boolean }
   | { readonly kind: 'null' }
-  | { readonly kind: 'object'; readonly type: string; readonly file: string }
-  | { readonly kind: 'array'; readonly items: ReadonlyMap<string, ArgumentValue> };
+  | { readonly kind: 'object'; readonly type: string; readonly file: string; readonly shared?: boolean }
+  | { readonly kind: 'array'; readonly items: ReadonlyMap<string, ArgumentValue> }
+  /** `Vendor\Module\Path\Name::CONSTANT`: an exported constant of that file, or a static property of the class. */
+  | { readonly kind: 'const'; readonly ref: string; readonly file: string }
+  /** A deployment setting (DeploymentConfig) by name, or by a const reference whose value is the name. */
+  | { readonly kind: 'init_parameter'; readonly ref: string; readonly file: string };
 
 export interface PluginDeclaration {
   readonly name: string;
@@ -164,10 +168,22 @@ function readArgument(element: XmlElement, file: string, what: string): Argument
     case 'null':
       noItems();
       return { kind: 'null' };
-    case 'object':
+    case 'object': {
       noItems();
       if (!text) throw new ConfigError(`${file}: ${what} of xsi:type "object" needs a class name`);
-      return { kind: 'object', type: text, file };
+      const shared = parseBooleanAttr(element.attrs.shared, file, `shared of ${what}`);
+      return shared === undefined ? { kind: 'object', type: text, file } : { kind: 'object', type: text, file, shared };
+    }
+    case 'const':
+      noItems();
+      if (!/^\\?[A-Za-z_]\w*(\\[A-Za-z_]\w*){2,}::[A-Za-z_$][\w$]*$/.test(text)) {
+        throw new ConfigError(`${file}: ${what} of xsi:type "const" must read Vendor\\Module\\Path\\Name::CONSTANT, not "${text}"`);
+      }
+      return { kind: 'const', ref: text, file };
+    case 'init_parameter':
+      noItems();
+      if (!text) throw new ConfigError(`${file}: ${what} of xsi:type "init_parameter" needs a deployment setting name`);
+      return { kind: 'init_parameter', ref: text, file };
     case 'array': {
       if (text) throw new ConfigError(`${file}: ${what} of xsi:type "array" takes <item> children, not text`);
       const items = new Map<string, ArgumentValue>();
@@ -179,12 +195,12 @@ function readArgument(element: XmlElement, file: string, what: string): Argument
       return { kind: 'array', items };
     }
     default:
-      throw new ConfigError(`${file}: ${what} has an unknown xsi:type "${type}" (string, number, boolean, null, object or array)`);
+      throw new ConfigError(`${file}: ${what} has an unknown xsi:type "${type}" (string, number, boolean, null, object, array, const or init_parameter)`);
   }
 }
 
 /** Arrays merge item by item, as Magento's config merger does; anything else is replaced. */
-function mergeArgument(previous: ArgumentValue | undefined, next: ArgumentValue): ArgumentValue {
+export function mergeArgument(previous: ArgumentValue | undefined, next: ArgumentValue): ArgumentValue {
   if (previous?.kind === 'array' && next.kind === 'array') {
     const items = new Map(previous.items);
     for (const [name, value] of next.items) items.set(name, mergeArgument(items.get(name), value));

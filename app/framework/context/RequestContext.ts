@@ -27,6 +27,8 @@ export interface Caller {
   readonly name: string;
   /** True when the caller may act for every store (all-stores integration token, admin token). */
   readonly allStores: boolean;
+  /** Whether the caller holds an ACL resource (e.g. to see an extension attribute with <resources>); absent: none. */
+  readonly allows?: (resource: string) => boolean;
 }
 
 export const GUEST: Caller = Object.freeze({ type: 'guest', id: null, name: 'guest', allStores: false });

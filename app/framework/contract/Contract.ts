@@ -1,4 +1,5 @@
 import type Joi from 'joi';
+import type { DataInterface } from './DataInterface.js';
 
 /**
  * TypeScript interfaces vanish at run time, so every service contract also exports a value of the
@@ -18,11 +19,18 @@ export interface ParameterSpec {
   /** Other input keys that also fill this parameter (e.g. the query key `id` for `ids`). */
   readonly aliases?: readonly string[];
   readonly description?: string;
+  /**
+   * The data interface this parameter carries (its schema must be a joi object): its extension
+   * attributes (etc/extension_attributes.xml) are accepted and type-checked under `extension_attributes`.
+   */
+  readonly dataInterface?: DataInterface | string;
 }
 
 export interface MethodSpec {
   readonly params: readonly ParameterSpec[];
   readonly description?: string;
+  /** The data interface the method answers (a list of them: its name + `[]`), for extension attributes in REST output and the schema. */
+  readonly returns?: DataInterface | string;
 }
 
 export type MethodSpecs<T> = {

@@ -13,6 +13,7 @@ export type Newable = new (...args: never[]) => object;
 
 export class ClassResolver {
   private readonly resolved = new Map<string, unknown>();
+  private readonly constants = new Map<string, unknown>();
   private readonly byModule: Map<string, ModuleDefinition>;
 
   constructor(
@@ -41,6 +42,37 @@ export class ClassResolver {
     return this.resolved.has(name) || this.builtins.has(name);
   }
 
+  /**
+   * `Vendor\Module\Path\Name::CONSTANT` (di.xml `xsi:type="const"`): the export `CONSTANT` of that
+   * file, else the static property `CONSTANT` of its class. Loaded once, at start-up.
+   */
+  async loadConstant(ref: string, where: string): Promise<unknown> {
+    if (this.constants.has(ref)) return this.constants.get(ref);
+    const [className, constant] = ref.replace(/^\\/, '').split('::') as [string, string];
+    let value: unknown;
+    if (this.builtins.has(className)) {
+      const owner = this.builtins.get(className) as Record<string, unknown> | undefined;
+      if (owner === undefined || !(constant in Object(owner))) throw new ConfigError(`${where}: constant ${ref} does not resolve: ${className} has no "${constant}"`);
+      value = owner[constant];
+    } else {
+      const { exports, file } = await this.importFile(className, where);
+      const owner = exports[className.split('\\').pop()!] as Record<string, unknown> | undefined;
+      if (constant in exports) value = exports[constant];
+      else if (owner !== undefined && (typeof owner === 'function' || typeof owner === 'object') && constant in owner) value = owner[constant];
+      else {
+        throw new ConfigError(`${where}: constant ${ref} does not resolve: ${path.relative(process.cwd(), file)} exports no "${constant}" and its class has no static "${constant}"`);
+      }
+    }
+    this.constants.set(ref, value);
+    return value;
+  }
+
+  /** A constant already loaded with `loadConstant`. */
+  constant(ref: string): unknown {
+    if (!this.constants.has(ref)) throw new Error(`Constant ${ref} was not loaded at start-up`);
+    return this.constants.get(ref);
+  }
+
   /** The name a loaded value was registered under, if any (for error messages and plugin look-up). */
   nameOf(value: unknown): string | undefined {
     for (const [name, candidate] of this.resolved) if (candidate === value) return name;
@@ -49,6 +81,15 @@ export class ClassResolver {
 
   private async importName(name: string, where: string): Promise<unknown> {
     if (this.builtins.has(name)) return this.builtins.get(name);
+    const { exports, file } = await this.importFile(name, where);
+    const exportName = name.split('\\').pop()!;
+    if (!(exportName in exports)) {
+      throw new ConfigError(`${where}: class ${name} does not resolve: ${path.relative(process.cwd(), file)} has no export "${exportName}"`);
+    }
+    return exports[exportName];
+  }
+
+  private async importFile(name: string, where: string): Promise<{ exports: Record<string, unknown>; file: string }> {
     const parts = name.replace(/^\\/, '').split('\\');
     if (parts.length < 3 || parts.some((p) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(p))) {
       throw new ConfigError(`${where}: "${name}" is not a class name of the form Vendor\\Module\\Path\\Name`);
@@ -62,11 +103,6 @@ export class ClassResolver {
     if (!existsSync(file)) {
       throw new ConfigError(`${where}: class ${name} does not resolve: no file ${path.relative(process.cwd(), file)} (was the project built?)`);
     }
-    const exports = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
-    const exportName = rest[rest.length - 1]!;
-    if (!(exportName in exports)) {
-      throw new ConfigError(`${where}: class ${name} does not resolve: ${path.relative(process.cwd(), file)} has no export "${exportName}"`);
-    }
-    return exports[exportName];
+    return { exports: (await import(pathToFileURL(file).href)) as Record<string, unknown>, file };
   }
 }

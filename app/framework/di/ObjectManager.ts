@@ -4,9 +4,10 @@
  * Interceptor subclass whose chains are composed here, once.
  */
 import { Container, type ResolutionContext } from 'inversify';
-import type { ArgumentValue, DiConfig, PluginDeclaration } from '../config/DiConfig.js';
+import { mergeArgument, type ArgumentValue, type DiConfig, type PluginDeclaration } from '../config/DiConfig.js';
 import { ConfigError } from '../config/xml.js';
 import { isContract, type Contract } from '../contract/Contract.js';
+import { declaredContracts } from '../contract/implementsContract.js';
 import { buildLevels, pluginMethods, type PluginEntry, type PluginLevel } from '../interception/PluginList.js';
 import { createInterceptorClass } from '../interception/Interceptor.js';
 import type { ClassResolver, Newable } from './ClassResolver.js';
@@ -19,6 +20,8 @@ export interface ResolvedChain {
 }
 
 type Recipe = (ctx: ResolutionContext) => unknown;
+
+const DEPLOYMENT_CONFIG = 'Framework\\App\\DeploymentConfig';
 
 function isClass(value: unknown): value is Newable {
   return typeof value === 'function' && value.prototype !== undefined;
@@ -33,6 +36,8 @@ export class ObjectManager {
   /** Composed chains per concrete type name and method, for `dev:plugin:list` and tests. */
   private readonly chains = new Map<string, Map<string, PluginLevel[]>>();
   private readonly bound = new Set<string>();
+  /** How to build a fresh instance of each bound class name (for shared="false" object arguments). */
+  private readonly factories = new Map<string, Recipe>();
 
   constructor(
     readonly config: DiConfig,
@@ -50,6 +55,8 @@ export class ObjectManager {
     };
     const addArgument = (value: ArgumentValue) => {
       if (value.kind === 'object') add(value.type, value.file);
+      if (value.kind === 'const') add(`${value.ref}`, value.file);
+      if (value.kind === 'init_parameter' && value.ref.includes('::')) add(value.ref, value.file);
       if (value.kind === 'array') for (const item of value.items.values()) addArgument(item);
     };
     for (const [forName, preference] of config.preferences) {
@@ -74,6 +81,14 @@ export class ObjectManager {
       throw new ConfigError(`Unknown type ${name}`);
     }
     return this.container.get<T>(name);
+  }
+
+  /** A new instance of `name` (after preferences), whatever its `shared`: `<argument xsi:type="object" shared="false">`. */
+  create<T = unknown>(name: string, ctx: ResolutionContext = this.container as unknown as ResolutionContext): T {
+    const concrete = this.concreteName(name);
+    const factory = this.factories.get(concrete);
+    if (!factory) return this.get<T>(name); // a constant the runtime provides: there is only one
+    return factory(ctx) as T;
   }
 
   isBound(name: string): boolean {
@@ -147,16 +162,18 @@ export class ObjectManager {
   /** `configNames`: the type names whose arguments apply, most general first. */
   private bindClass(name: string, cls: Newable, configNames: string[]): void {
     const argumentNames = [...this.superclassNames(cls), ...configNames];
+    // A subclass and a virtual type inherit their parents' arguments, arrays merging item by item.
     const args = new Map<string, ArgumentValue>();
     for (const typeName of argumentNames) {
-      for (const [key, value] of this.config.types.get(typeName)?.arguments ?? []) args.set(key, value);
+      for (const [key, value] of this.config.types.get(typeName)?.arguments ?? []) args.set(key, mergeArgument(args.get(key), value));
     }
     const concrete = this.intercept(name, cls, configNames);
     const recipes = this.recipes(name, cls, args);
-    const shared = configNames.reduce<boolean | undefined>((acc, n) => this.config.types.get(n)?.shared ?? acc, undefined);
-    const binding = this.container
-      .bind(name)
-      .toDynamicValue((ctx) => new concrete(...(recipes.map((recipe) => recipe(ctx)) as never[])));
+    // Magento looks `shared` up by the exact type name: a virtual type does not inherit it.
+    const shared = this.config.types.get(name)?.shared;
+    const factory: Recipe = (ctx) => new concrete(...(recipes.map((recipe) => recipe(ctx)) as never[]));
+    this.factories.set(name, factory);
+    const binding = this.container.bind(name).toDynamicValue(factory);
     if (shared === false) binding.inTransientScope();
     else binding.inSingletonScope();
   }
@@ -181,7 +198,7 @@ export class ObjectManager {
     }
     return params.map((param, index): Recipe => {
       const configured = param.name ? args.get(param.name) : undefined;
-      if (configured) return this.argumentRecipe(configured);
+      if (configured) return this.argumentRecipe(configured, name);
       const injection = injections[index];
       if (injection) {
         const id = isContract(injection.serviceId) ? injection.serviceId.name : injection.serviceId;
@@ -194,14 +211,28 @@ export class ObjectManager {
     });
   }
 
-  private argumentRecipe(value: ArgumentValue): Recipe {
+  private argumentRecipe(value: ArgumentValue, typeName: string): Recipe {
     switch (value.kind) {
       case 'null':
         return () => null;
       case 'object':
-        return (ctx) => ctx.get(value.type);
+        return value.shared === false ? (ctx) => this.create(value.type, ctx) : (ctx) => ctx.get(value.type);
+      case 'const': {
+        const constant = this.resolver.constant(value.ref);
+        return () => constant;
+      }
+      case 'init_parameter': {
+        const key = value.ref.includes('::') ? this.resolver.constant(value.ref) : value.ref;
+        const deployment = (this.container.isBound(DEPLOYMENT_CONFIG) ? this.container.get(DEPLOYMENT_CONFIG) : {}) as Record<string, unknown>;
+        if (typeof key !== 'string' || !Object.prototype.hasOwnProperty.call(deployment, key)) {
+          throw new ConfigError(
+            `${value.file}: init_parameter "${String(key)}" of ${typeName} is not a deployment setting (${Object.keys(deployment).sort().join(', ')})`,
+          );
+        }
+        return () => deployment[key];
+      }
       case 'array': {
-        const items = [...value.items].map(([key, item]) => [key, this.argumentRecipe(item)] as const);
+        const items = [...value.items].map(([key, item]) => [key, this.argumentRecipe(item, typeName)] as const);
         return (ctx) => Object.fromEntries(items.map(([key, recipe]) => [key, recipe(ctx)]));
       }
       default:
@@ -209,17 +240,53 @@ export class ObjectManager {
     }
   }
 
-  /** The names whose plugins apply to an instance of `cls` bound as `name`. */
+  /**
+   * The names whose plugins apply to an instance of `cls` bound as `name`, most general first:
+   * the contracts it implements (those whose preference chain passes through it or a parent, and
+   * those it declares with @implementsContract), its parent classes, then itself.
+   */
   private pluginTargets(cls: Newable, configNames: string[]): string[] {
-    const targets = new Set<string>([...this.superclassNames(cls), ...configNames]);
+    const own = [...this.superclassNames(cls), ...configNames];
+    const contracts: string[] = [];
     for (const forName of this.config.preferences.keys()) {
-      if (configNames.includes(this.concreteName(forName))) targets.add(forName);
+      const seen = new Set([forName]);
+      for (let next = this.config.preferences.get(forName)?.type; next && !seen.has(next); next = this.config.preferences.get(next)?.type) {
+        if (own.includes(next)) {
+          contracts.push(forName);
+          break;
+        }
+        seen.add(next); // a cycle is reported where it is bound; here it must only not loop
+      }
     }
-    return [...targets];
+    contracts.push(...declaredContracts(cls));
+    return [...new Set([...contracts, ...own])];
+  }
+
+  /**
+   * Plugin configuration merged by name down the hierarchy, as Magento's PluginList does: a
+   * declaration on the class (or a subclass) changes the attributes it sets of the plugin of the
+   * same name declared on a contract or parent, e.g. `disabled="true"` or a new `sortOrder`.
+   */
+  private mergedPlugins(targets: readonly string[]): PluginDeclaration[] {
+    const merged = new Map<string, PluginDeclaration>();
+    for (const target of targets) {
+      for (const declaration of this.config.types.get(target)?.plugins.values() ?? []) {
+        const previous = merged.get(declaration.name);
+        if (!previous) {
+          merged.set(declaration.name, { ...declaration, files: [...declaration.files] });
+          continue;
+        }
+        if (declaration.type !== undefined) previous.type = declaration.type;
+        if (declaration.sortOrder !== undefined) previous.sortOrder = declaration.sortOrder;
+        if (declaration.disabled !== undefined) previous.disabled = declaration.disabled;
+        previous.files.push(...declaration.files.filter((file) => !previous.files.includes(file)));
+      }
+    }
+    return [...merged.values()].filter((declaration) => !declaration.disabled);
   }
 
   private intercept(name: string, cls: Newable, configNames: string[]): Newable {
-    const declarations = this.pluginTargets(cls, configNames).flatMap((target) => this.config.pluginsOn(target));
+    const declarations = this.mergedPlugins(this.pluginTargets(cls, configNames));
     if (declarations.length === 0) return cls;
     const entries = declarations.map((declaration) => this.pluginEntry(declaration));
     const methods = new Set(entries.flatMap((entry) => [...pluginMethods(entry.pluginClass).keys()]));
@@ -243,7 +310,7 @@ export class ObjectManager {
     return {
       name: declaration.name,
       typeName,
-      sortOrder: declaration.sortOrder,
+      sortOrder: declaration.sortOrder ?? 0,
       position: declaration.position,
       pluginClass,
       instance: () => (instance ??= this.get<object>(typeName)),
@@ -254,7 +321,8 @@ export class ObjectManager {
   private validatePluginTargets(): void {
     for (const type of this.config.types.values()) {
       for (const declaration of type.plugins.values()) {
-        if (declaration.disabled) continue;
+        // A declaration without a type only changes a plugin of that name inherited from a contract or parent.
+        if (declaration.disabled || declaration.type === undefined) continue;
         const entry = this.pluginEntry(declaration);
         const target = this.targetMethods(type.name);
         if (!target) {

@@ -1,20 +1,19 @@
 /**
- * Constructor parameter names, read from the compiled class source, so di.xml can set arguments
- * by name as Magento does through reflection. And the inversify `@inject` tokens per parameter.
+ * Constructor parameter names, so di.xml can set arguments by name as Magento does through
+ * reflection: read by a real JavaScript parser (acorn) from the class source, so comments,
+ * default values (with commas, parentheses or strings), destructuring and formatting never
+ * matter. And the `@inject` token of each parameter: recorded by the framework's own `inject`
+ * decorator, or read through inversify's public `getClassMetadata` for classes decorated with
+ * inversify's decorators directly.
  */
 import 'reflect-metadata';
+import { getClassMetadata } from '@inversifyjs/core';
+import { parseExpressionAt, type Node, type Pattern } from 'acorn';
 
 export interface ConstructorParameter {
+  /** null for a destructured parameter (it has no name di.xml could use). */
   readonly name: string | null;
   readonly hasDefault: boolean;
-}
-
-/** inversify 8 keeps its class metadata under this reflect key (see @inversifyjs/core). */
-const INVERSIFY_CLASS_METADATA = '@inversifyjs/core/classMetadataReflectKey';
-
-interface InversifyArgumentMetadata {
-  value?: unknown;
-  optional?: boolean;
 }
 
 export interface InjectionPoint {
@@ -22,62 +21,104 @@ export interface InjectionPoint {
   readonly optional: boolean;
 }
 
-function ownConstructorSource(cls: Function): string | null {
-  const source = Function.prototype.toString.call(cls);
-  const match = /\bconstructor\s*\(/.exec(source);
-  if (!match) return null;
-  let depth = 1;
-  let i = match.index + match[0].length;
-  const start = i;
-  for (; i < source.length && depth > 0; i++) {
-    const ch = source[i];
-    if (ch === '(' || ch === '[' || ch === '{') depth++;
-    else if (ch === ')' || ch === ']' || ch === '}') depth--;
-  }
-  return source.slice(start, i - 1);
+/** Where the framework's `inject`/`optional` decorators record each parameter's token. */
+const INJECTIONS_KEY = Symbol.for('Framework\\ObjectManager\\injections');
+
+interface RecordedInjection {
+  serviceId?: string | symbol | Function;
+  optional?: boolean;
 }
 
-function splitTopLevel(list: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let current = '';
-  for (const ch of list) {
-    if (ch === '(' || ch === '[' || ch === '{') depth++;
-    if (ch === ')' || ch === ']' || ch === '}') depth--;
-    if (ch === ',' && depth === 0) {
-      parts.push(current);
-      current = '';
-    } else current += ch;
-  }
-  if (current.trim()) parts.push(current);
-  return parts;
+/** Called by `inject()` / `optional()` of '#framework' for the parameter at `index`. */
+export function recordInjection(target: Function, index: number, change: RecordedInjection): void {
+  const own = (Reflect.getOwnMetadata(INJECTIONS_KEY, target) as RecordedInjection[] | undefined) ?? [];
+  own[index] = { ...own[index], ...change };
+  Reflect.defineMetadata(INJECTIONS_KEY, own, target);
 }
+
+interface FunctionLike {
+  type: string;
+  params: Pattern[];
+}
+
+/** The own constructor of a class (or the parameters of a plain function), or null when it has none. */
+function ownConstructor(cls: Function): FunctionLike | null {
+  const source = Function.prototype.toString.call(cls);
+  if (source.endsWith('{ [native code] }')) return null;
+  let node: Node;
+  try {
+    node = parseExpressionAt(`(${source})`, 0, { ecmaVersion: 'latest' });
+  } catch {
+    throw new Error(`Cannot read the constructor parameters of ${cls.name || 'an anonymous class'}: its source does not parse`);
+  }
+  // The expression is parenthesised: acorn answers the inner node.
+  if (node.type === 'FunctionExpression' || node.type === 'ArrowFunctionExpression') return node as unknown as FunctionLike;
+  if (node.type !== 'ClassExpression') return null;
+  const body = (node as unknown as { body: { body: { type: string; kind?: string; value?: FunctionLike }[] } }).body.body;
+  const ctor = body.find((member) => member.type === 'MethodDefinition' && member.kind === 'constructor');
+  return ctor?.value ?? null;
+}
+
+function describe(param: Pattern): ConstructorParameter {
+  switch (param.type) {
+    case 'Identifier':
+      return { name: param.name, hasDefault: false };
+    case 'AssignmentPattern':
+      return { name: param.left.type === 'Identifier' ? param.left.name : null, hasDefault: true };
+    case 'RestElement':
+      return { name: param.argument.type === 'Identifier' ? param.argument.name : null, hasDefault: true };
+    default:
+      return { name: null, hasDefault: false };
+  }
+}
+
+const cache = new WeakMap<Function, ConstructorParameter[]>();
 
 /** The parameters of the nearest constructor up the class chain. */
 export function constructorParameters(cls: Function): ConstructorParameter[] {
+  const cached = cache.get(cls);
+  if (cached) return cached;
+  let params: ConstructorParameter[] = [];
   for (let current: Function | null = cls; current && current !== Function.prototype; current = Object.getPrototypeOf(current)) {
-    const source = ownConstructorSource(current);
-    if (source === null) continue;
-    return splitTopLevel(source).map((part) => {
-      const text = part.trim();
-      const name = /^(?:\.\.\.)?([A-Za-z_$][\w$]*)/.exec(text)?.[1] ?? null;
-      return { name, hasDefault: text.includes('=') };
-    });
+    const ctor = ownConstructor(current);
+    if (ctor) {
+      params = ctor.params.map(describe);
+      break;
+    }
   }
-  return [];
+  cache.set(cls, params);
+  return params;
+}
+
+/** inversify's public view of a class decorated with its own decorators; null when it has none usable. */
+function inversifyInjections(cls: Function): (InjectionPoint | undefined)[] | null {
+  let metadata: ReturnType<typeof getClassMetadata>;
+  try {
+    metadata = getClassMetadata(cls as never);
+  } catch {
+    // Parameters without a decorator (filled by di.xml) make inversify's validation refuse the class.
+    return null;
+  }
+  if (!metadata.constructorArguments.length) return null;
+  return metadata.constructorArguments.map((arg) => {
+    const managed = arg as { value?: unknown; optional?: boolean; isFromTypescriptParamType?: true };
+    // A design-time type (String, Object...) is not a token anyone bound: leave it to di.xml.
+    if (managed.value === undefined || managed.isFromTypescriptParamType) return undefined;
+    return { serviceId: managed.value as string, optional: managed.optional === true };
+  });
 }
 
 /** The `@inject(token)` of each constructor parameter, looked up the class chain. */
 export function injectionPoints(cls: Function): (InjectionPoint | undefined)[] {
   for (let current: Function | null = cls; current && current !== Function.prototype; current = Object.getPrototypeOf(current)) {
-    const metadata = Reflect.getOwnMetadata(INVERSIFY_CLASS_METADATA, current) as
-      | { constructorArguments?: (InversifyArgumentMetadata | undefined)[] }
-      | undefined;
-    if (metadata?.constructorArguments?.length) {
-      return metadata.constructorArguments.map((arg) =>
-        arg?.value === undefined ? undefined : { serviceId: arg.value as string, optional: arg.optional === true },
+    const recorded = Reflect.getOwnMetadata(INJECTIONS_KEY, current) as RecordedInjection[] | undefined;
+    if (recorded?.length) {
+      return Array.from(recorded, (entry) =>
+        entry?.serviceId === undefined ? undefined : { serviceId: entry.serviceId, optional: entry.optional === true },
       );
     }
+    const fromInversify = inversifyInjections(current);
+    if (fromInversify) return fromInversify;
   }
   return [];
 }

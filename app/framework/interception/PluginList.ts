@@ -1,7 +1,7 @@
 /**
  * Collecting the plugins of a method, apart from running them (see Interceptor.ts). Plugins are
- * sorted by sortOrder (a missing one sorts first; ties keep declaration order, i.e. module load
- * order) and cut into levels at each around plugin, exactly as Magento 2.4's PluginList does:
+ * sorted by sortOrder (a missing one counts as 0, as Magento's di.xml reader writes it; ties keep
+ * declaration order, i.e. module load order) and cut into levels at each around plugin, exactly as Magento 2.4's PluginList does:
  * every before and after method joins the current level, and an around method closes it; the
  * plugins after it form the level its `proceed` calls into.
  */
@@ -52,8 +52,8 @@ export function pluginMethods(pluginClass: Function): Map<string, Map<PluginKind
 
 export function sortPlugins(plugins: readonly PluginEntry[]): PluginEntry[] {
   return [...plugins].sort((a, b) => {
-    const x = a.sortOrder ?? Number.NEGATIVE_INFINITY;
-    const y = b.sortOrder ?? Number.NEGATIVE_INFINITY;
+    const x = a.sortOrder ?? 0;
+    const y = b.sortOrder ?? 0;
     return x === y ? a.position - b.position : x < y ? -1 : 1;
   });
 }
@@ -94,15 +94,15 @@ export function describeLevels(levels: readonly PluginLevel[], method: string): 
       lines.push(`${pad}${method}() itself`);
       return;
     }
-    for (const ref of level.before) lines.push(`${pad}${ref.plugin.name}::${ref.methodName} (${ref.plugin.typeName}, sortOrder ${ref.plugin.sortOrder ?? 'none'})`);
+    for (const ref of level.before) lines.push(`${pad}${ref.plugin.name}::${ref.methodName} (${ref.plugin.typeName}, sortOrder ${ref.plugin.sortOrder ?? 0})`);
     if (level.around) {
       const ref = level.around;
-      lines.push(`${pad}${ref.plugin.name}::${ref.methodName} (${ref.plugin.typeName}, sortOrder ${ref.plugin.sortOrder ?? 'none'}) -> proceed:`);
+      lines.push(`${pad}${ref.plugin.name}::${ref.methodName} (${ref.plugin.typeName}, sortOrder ${ref.plugin.sortOrder ?? 0}) -> proceed:`);
       walk(index + 1, depth + 1);
     } else {
       lines.push(`${pad}${method}() itself`);
     }
-    for (const ref of level.after) lines.push(`${pad}${ref.plugin.name}::${ref.methodName} (${ref.plugin.typeName}, sortOrder ${ref.plugin.sortOrder ?? 'none'})`);
+    for (const ref of level.after) lines.push(`${pad}${ref.plugin.name}::${ref.methodName} (${ref.plugin.typeName}, sortOrder ${ref.plugin.sortOrder ?? 0})`);
   };
   walk(0, 0);
   return lines;

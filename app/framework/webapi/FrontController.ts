@@ -211,5 +211,7 @@ function splitOnce(value: string, separator: string): [string, string] {
 }
 
 function placeholders(store: Store, caller: Caller): Record<string, string | number | null> {
-  return { store_id: store.id, store_code: store.code, caller_id: caller.id, customer_id: caller.id, user_id: caller.id };
+  // Magento's %customer_id% is the customer's id, and null for every other caller (integration, admin, guest).
+  const customerId = (caller.type as string) === 'customer' ? caller.id : null;
+  return { store_id: store.id, store_code: store.code, caller_id: caller.id, customer_id: customerId, user_id: caller.id };
 }

@@ -98,9 +98,14 @@ export class InputMapper {
     for (const injection of this.injections) {
       const [head, ...rest] = injection.name.split('.');
       if (head !== name && head !== snake) continue;
-      const replacement = injection.value.replace(/^%(\w+)%$/, (whole, key: string) =>
-        key in placeholders ? String(placeholders[key]) : whole,
-      );
+      const placeholder = /^%(\w+)%$/.exec(injection.value)?.[1];
+      // A null placeholder (%customer_id% for a caller that is not a customer) injects null, not "null".
+      const replacement: string | null =
+        placeholder !== undefined && placeholder in placeholders
+          ? placeholders[placeholder] === null
+            ? null
+            : String(placeholders[placeholder])
+          : injection.value;
       if (rest.length === 0) {
         if (injection.force || value === undefined) value = replacement;
         continue;

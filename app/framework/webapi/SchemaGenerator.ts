@@ -7,6 +7,7 @@
 import joiToJson from 'joi-to-json';
 import type { MethodSpec } from '../contract/Contract.js';
 import type { RouteDefinition } from '../config/WebapiConfig.js';
+import { dataInterfaceName, type ExtensionAttributesProcessor } from '../extension/ExtensionAttributes.js';
 import { toSnakeCase } from './naming.js';
 import { searchCriteriaFields } from '../api/search/searchCriteriaParameter.js';
 import { searchCriteriaQueryParameters } from '../api/search/searchCriteriaSchema.js';
@@ -67,12 +68,23 @@ function jsonSchema(spec: MethodSpec['params'][number]): JsonObject {
   }
 }
 
+/** The answer's schema where the contract names the data interface it returns (with its extension attributes). */
+function successResponse(spec: MethodSpec, extensionAttributes: ExtensionAttributesProcessor | undefined): JsonObject {
+  const returns = dataInterfaceName(spec.returns);
+  if (!returns || !extensionAttributes) return { description: '200 Success.' };
+  return { description: '200 Success.', schema: extensionAttributes.describeOutput(returns) };
+}
+
 function operationId(route: RouteDefinition): string {
   const contract = route.serviceClass.split('\\').pop()!.replace(/Interface$/, '');
   return `${contract.charAt(0).toLowerCase()}${contract.slice(1)}${route.serviceMethod.charAt(0).toUpperCase()}${route.serviceMethod.slice(1)}${route.method}`;
 }
 
-export function generateSchema(routes: ReadonlyMap<RouteDefinition, MethodSpec>, scopeCode: string): JsonObject {
+export function generateSchema(
+  routes: ReadonlyMap<RouteDefinition, MethodSpec>,
+  scopeCode: string,
+  extensionAttributes?: ExtensionAttributesProcessor,
+): JsonObject {
   const paths: Record<string, JsonObject> = {};
   const tags = new Set<string>();
   for (const [route, spec] of routes) {
@@ -120,7 +132,7 @@ export function generateSchema(routes: ReadonlyMap<RouteDefinition, MethodSpec>,
       // An anonymous route needs no credentials (the token route itself).
       ...(route.resources.includes('anonymous') ? { security: [] } : {}),
       responses: {
-        200: { description: '200 Success.' },
+        200: successResponse(spec, extensionAttributes),
         400: { description: '400 Bad Request', schema: { $ref: '#/definitions/error-response' } },
         401: { description: '401 Unauthorized', schema: { $ref: '#/definitions/error-response' } },
         404: { description: '404 Not Found', schema: { $ref: '#/definitions/error-response' } },

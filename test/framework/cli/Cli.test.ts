@@ -58,9 +58,9 @@ describe('CLI', () => {
       expect(out).to.deep.equal([
         `${DISPATCHER}, area global:`,
         '  calc():',
-        `    args::beforeCalc (${P}\\ArgsPlugin, sortOrder none)`,
+        `    args::beforeCalc (${P}\\ArgsPlugin, sortOrder 0)`,
         '    calc() itself',
-        `    args::afterCalc (${P}\\ArgsPlugin, sortOrder none)`,
+        `    args::afterCalc (${P}\\ArgsPlugin, sortOrder 0)`,
         '  dispatch():',
         `    plugin_a::beforeDispatch (${P}\\PluginA, sortOrder 10)`,
         `    plugin_c::beforeDispatch (${P}\\PluginC, sortOrder 30)`,

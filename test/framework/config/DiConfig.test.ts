@@ -13,6 +13,9 @@ function plain(value: ArgumentValue | undefined): unknown {
       return { object: value.type };
     case 'array':
       return Object.fromEntries([...value.items].map(([key, item]) => [key, plain(item)]));
+    case 'const':
+    case 'init_parameter':
+      return { [value.kind]: value.ref };
     default:
       return value.value;
   }

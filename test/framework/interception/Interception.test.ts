@@ -111,9 +111,14 @@ describe('Interception', () => {
   });
 
   describe('when plugins have equal or missing sortOrders', () => {
-    it('should put plugins without a sortOrder first and keep declaration order on ties', async () => {
-      const { log } = await dispatchWith(on(API, plugin('c', 'PluginC', 5), plugin('b', 'PluginB', 5), plugin('a', 'PluginA')));
-      expect(log).to.deep.equal(['A.before', 'C.before', 'B.before', 'dispatch', 'A.after', 'C.after', 'B.after']);
+    it('should count a plugin without a sortOrder as 0 (Magento\'s Mapper/Dom) and keep declaration order on ties', async () => {
+      const { log } = await dispatchWith(on(API, plugin('c', 'PluginC', 5), plugin('b', 'PluginB', -5), plugin('a', 'PluginA')));
+      expect(log).to.deep.equal(['B.before', 'A.before', 'C.before', 'dispatch', 'B.after', 'A.after', 'C.after']);
+    });
+
+    it('should put a plugin without a sortOrder after an explicit 0 declared before it', async () => {
+      const { log } = await dispatchWith(on(API, plugin('b', 'PluginB', 0), plugin('a', 'PluginA')));
+      expect(log).to.deep.equal(['B.before', 'A.before', 'dispatch', 'B.after', 'A.after']);
     });
 
     it('should keep module load order on ties across modules', async () => {

@@ -47,7 +47,8 @@ describe('Acme_RecommendationNotes: the example plugins', () => {
       expect(res.status).to.equal(200);
       expect(noteOf(res.body, 'VIT-D3')).to.equal('Take with food\n\n  then rest');
       // The after plugin wraps the item contract only: other routes answer as they are.
-      expect(res.body).to.not.have.property('extension_attributes');
+      // The repository's after plugin (LoadPractitionerMemo) adds its attributes; the note summary is the item routes' only.
+      expect(res.body.extension_attributes).to.deep.equal({ practitioner_memo: null, item_changes: 2 });
     });
 
     it('should tidy notes on Update Items and leave absent notes alone', async () => {

@@ -113,8 +113,8 @@ export class TokenGrants {
     if (row.revoked_at !== null || (row.kind !== 'admin' && row.active_name === null)) throw denied();
     if (row.expires_at !== null && row.expires_at <= nowTimestamp()) throw denied();
     if (row.store_id !== null && row.store_id !== request.store.id) throw denied();
-    if (row.resources !== null) {
-      const granted = JSON.parse(row.resources) as string[];
+    const granted = row.resources === null ? null : (JSON.parse(row.resources) as string[]);
+    if (granted !== null) {
       for (const resource of request.resources) {
         if (resource !== 'self' && !this.holds(granted, resource)) throw denied();
       }
@@ -124,6 +124,8 @@ export class TokenGrants {
       id: row.kind === 'admin' ? row.admin_user_id : row.token_id,
       name: row.name,
       allStores: row.store_id === null,
+      // Extension attributes with <resources> ask the caller what else it holds.
+      allows: (resource) => granted === null || this.holds(granted, resource),
     };
   }
 

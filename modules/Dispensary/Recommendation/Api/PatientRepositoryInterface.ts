@@ -1,5 +1,5 @@
 import { defineContract, searchCriteriaParameter, type SearchCriteria, type SearchFields, type SearchResults } from '#framework';
-import type { PatientInput, PatientInterface } from './Data/PatientInterface.js';
+import { PatientInterface, type PatientInput } from './Data/PatientInterface.js';
 import { patientIdSchema, patientInputSchema } from './schemas.js';
 
 export interface PatientRepositoryInterface {
@@ -26,7 +26,7 @@ export const PATIENT_SEARCH_FIELDS: SearchFields = {
 };
 
 export const PatientRepositoryInterface = defineContract<PatientRepositoryInterface>('Dispensary\\Recommendation\\Api\\PatientRepositoryInterface', {
-  save: { params: [{ name: 'patient', schema: patientInputSchema }], description: 'Create a patient in the current store' },
-  get: { params: [{ name: 'patientId', schema: patientIdSchema }], description: 'A patient of the current store' },
+  save: { params: [{ name: 'patient', schema: patientInputSchema, dataInterface: PatientInterface }], description: 'Create a patient in the current store', returns: PatientInterface },
+  get: { params: [{ name: 'patientId', schema: patientIdSchema }], description: 'A patient of the current store', returns: PatientInterface },
   getList: { params: [searchCriteriaParameter(PATIENT_SEARCH_FIELDS)], description: 'Patients of the current store matching search criteria' },
 });

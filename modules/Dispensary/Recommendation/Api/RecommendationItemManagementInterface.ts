@@ -1,5 +1,5 @@
 import { defineContract } from '#framework';
-import type { RecommendationInterface } from './Data/RecommendationInterface.js';
+import { RecommendationInterface } from './Data/RecommendationInterface.js';
 import type { RecommendationItemsRequest } from './Data/RecommendationItemInterface.js';
 import { itemIdsSchema, itemsRequestSchema, recommendationIdSchema } from './schemas.js';
 
@@ -35,6 +35,7 @@ export const RecommendationItemManagementInterface = defineContract<Recommendati
         { name: 'recommendation', schema: itemsRequestSchema },
       ],
       description: 'Add Items: skus already in the recommendation are ignored',
+      returns: RecommendationInterface,
     },
     updateItems: {
       params: [
@@ -42,6 +43,7 @@ export const RecommendationItemManagementInterface = defineContract<Recommendati
         { name: 'recommendation', schema: itemsRequestSchema },
       ],
       description: 'Update Items: skus not in the recommendation are ignored',
+      returns: RecommendationInterface,
     },
     deleteItems: {
       params: [
@@ -49,6 +51,7 @@ export const RecommendationItemManagementInterface = defineContract<Recommendati
         { name: 'ids', schema: itemIdsSchema, aliases: ['id'] },
       ],
       description: 'Delete Items by item_id (query ?id[]=...)',
+      returns: RecommendationInterface,
     },
   },
 );

@@ -1,5 +1,5 @@
 import { defineContract } from '#framework';
-import type { RecommendationCreateRequest, RecommendationInterface } from './Data/RecommendationInterface.js';
+import { RecommendationInterface, type RecommendationCreateRequest } from './Data/RecommendationInterface.js';
 import { createRequestSchema, patientIdSchema } from './schemas.js';
 
 export interface RecommendationManagementInterface {
@@ -18,9 +18,11 @@ export const RecommendationManagementInterface = defineContract<RecommendationMa
     create: {
       params: [
         { name: 'patientId', schema: patientIdSchema },
-        { name: 'recommendation', schema: createRequestSchema },
+        // Extension attributes of RecommendationInterface are accepted under recommendation.extension_attributes.
+        { name: 'recommendation', schema: createRequestSchema, dataInterface: RecommendationInterface },
       ],
       description: 'Create a recommendation, comprehensive or simple format',
+      returns: RecommendationInterface,
     },
   },
 );

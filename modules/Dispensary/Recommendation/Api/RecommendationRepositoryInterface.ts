@@ -1,5 +1,5 @@
 import { defineContract, searchCriteriaParameter, type SearchCriteria, type SearchFields, type SearchResults } from '#framework';
-import type { RecommendationInterface } from './Data/RecommendationInterface.js';
+import { RecommendationInterface } from './Data/RecommendationInterface.js';
 import { recommendationIdSchema } from './schemas.js';
 
 export interface RecommendationRepositoryInterface {
@@ -29,7 +29,7 @@ export const RECOMMENDATION_SEARCH_FIELDS: SearchFields = {
 export const RecommendationRepositoryInterface = defineContract<RecommendationRepositoryInterface>(
   'Dispensary\\Recommendation\\Api\\RecommendationRepositoryInterface',
   {
-    get: { params: [{ name: 'recommendationId', schema: recommendationIdSchema }], description: 'A recommendation with its items' },
+    get: { params: [{ name: 'recommendationId', schema: recommendationIdSchema }], description: 'A recommendation with its items', returns: RecommendationInterface },
     getList: {
       params: [searchCriteriaParameter(RECOMMENDATION_SEARCH_FIELDS)],
       description: 'Recommendations of the current store matching search criteria, with their items',

@@ -1,5 +1,6 @@
 import {
   ConnectionProvider,
+  EventManagerInterface,
   FrameworkServices,
   inject,
   injectable,
@@ -17,6 +18,7 @@ import {
 } from '#framework';
 import type { PatientInput, PatientInterface } from '../Api/Data/PatientInterface.js';
 import { PATIENT_SEARCH_FIELDS, type PatientRepositoryInterface } from '../Api/PatientRepositoryInterface.js';
+import { PATIENT_SAVE_AFTER } from '../Api/events.js';
 import { MAX_ID } from '../Api/schemas.js';
 
 export const PATIENT_TABLE = 'dispensary_patient';
@@ -56,7 +58,10 @@ export function emailKey(email: string): string {
 
 @injectable()
 export class PatientRepository implements PatientRepositoryInterface {
-  constructor(@inject(FrameworkServices.ConnectionProvider) private readonly connection: ConnectionProvider) {}
+  constructor(
+    @inject(FrameworkServices.ConnectionProvider) private readonly connection: ConnectionProvider,
+    @inject(EventManagerInterface) private readonly events: EventManagerInterface,
+  ) {}
 
   async save(patient: PatientInput): Promise<PatientInterface> {
     if (requestContext.isAllStores()) throw new WebapiException(400, PATIENT_IN_ALL_SCOPE);
@@ -79,7 +84,9 @@ export class PatientRepository implements PatientRepositoryInterface {
       throw error;
     }
     const row = (await db(PATIENT_TABLE).select(COLUMNS).where({ store_id: storeId, email_key: key }).first()) as PatientRow;
-    return toPatient(row);
+    const saved = toPatient(row);
+    await this.events.dispatch(PATIENT_SAVE_AFTER, { patient: saved });
+    return saved;
   }
 
   async get(patientId: number): Promise<PatientInterface> {

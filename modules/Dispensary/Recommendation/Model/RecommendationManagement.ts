@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { inject, injectable, nowTimestamp } from '#framework';
+import { EventManagerInterface, inject, injectable, nowTimestamp } from '#framework';
 import type { RecommendationCreateRequest, RecommendationInterface } from '../Api/Data/RecommendationInterface.js';
+import { RECOMMENDATION_SAVE_AFTER } from '../Api/events.js';
 import { PatientRepositoryInterface } from '../Api/PatientRepositoryInterface.js';
 import type { RecommendationManagementInterface } from '../Api/RecommendationManagementInterface.js';
 import { NewItemRows } from './NewItemRows.js';
@@ -15,6 +16,7 @@ export class RecommendationManagement implements RecommendationManagementInterfa
     @inject(PatientRepositoryInterface) private readonly patients: PatientRepositoryInterface,
     @inject('Dispensary\\Recommendation\\Model\\ResourceModel\\RecommendationResource') private readonly resource: RecommendationResource,
     @inject('Dispensary\\Recommendation\\Model\\NewItemRows') private readonly newItems: NewItemRows,
+    @inject(EventManagerInterface) private readonly events: EventManagerInterface,
   ) {}
 
   async create(patientId: number, recommendation?: RecommendationCreateRequest | null): Promise<RecommendationInterface> {
@@ -41,6 +43,8 @@ export class RecommendationManagement implements RecommendationManagementInterfa
       const product = products.get(item.sku_key)!;
       return toItem(item, product.sku, product.extension_attributes.stock_item.is_in_stock);
     });
-    return toRecommendation(row, items);
+    const created = toRecommendation(row, items);
+    await this.events.dispatch(RECOMMENDATION_SAVE_AFTER, { recommendation: created, items: request.items });
+    return created;
   }
 }

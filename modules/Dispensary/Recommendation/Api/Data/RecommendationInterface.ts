@@ -1,3 +1,4 @@
+import { defineDataInterface } from '#framework';
 import type { RecommendationItemInput, RecommendationItemInterface } from './RecommendationItemInterface.js';
 
 export type RecommendationFormat = 'comprehensive' | 'simple';
@@ -20,9 +21,13 @@ export interface RecommendationInterface {
   updated_at: string;
   /** In the order they were first added. */
   items: RecommendationItemInterface[];
-  /** After plugins may add fields of their own; they are serialised as they are. */
+  /** After plugins may add fields of their own; they are serialised as they are. Extension attributes go under `extension_attributes`. */
   [extra: string]: unknown;
 }
+
+export const RecommendationInterface = defineDataInterface<RecommendationInterface>('Dispensary\\Recommendation\\Api\\Data\\RecommendationInterface', {
+  nested: { items: 'Dispensary\\Recommendation\\Api\\Data\\RecommendationItemInterface[]' },
+});
 
 /**
  * The validated `recommendation` of a creation request. Simple-format skus have already become

@@ -1,3 +1,5 @@
+import { defineDataInterface, type ExtensionAttributes } from '#framework';
+
 /** The fulfillment types, as returned (input is case-insensitive). */
 export const FULFILLMENT_TYPES = ['automatic', 'LC', '1L'] as const;
 export type FulfillmentType = (typeof FULFILLMENT_TYPES)[number];
@@ -20,7 +22,10 @@ export interface RecommendationItemInterface {
   location_id: number | null;
   /** From the catalog's stock status. */
   availability: 'in stock' | 'out of stock';
+  extension_attributes?: ExtensionAttributes;
 }
+
+export const RecommendationItemInterface = defineDataInterface<RecommendationItemInterface>('Dispensary\\Recommendation\\Api\\Data\\RecommendationItemInterface');
 
 /**
  * An item of a request, after validation: `sku` trimmed, `qty` an integer, `autoship_interval`

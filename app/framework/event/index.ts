@@ -1,0 +1,2 @@
+export { EventManagerInterface } from './ManagerInterface.js';
+export { Event, Observer, DataObject, type ObserverInterface } from './Event.js';

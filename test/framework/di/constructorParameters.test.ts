@@ -1,0 +1,52 @@
+import { expect } from 'chai';
+import { inject as inversifyInject, injectable as inversifyInjectable } from 'inversify';
+import { inject, injectable, optional } from '../../../app/framework/index.js';
+import { constructorParameters, injectionPoints } from '../../../app/framework/di/constructorParameters.js';
+
+@injectable()
+class WithFrameworkDecorators {
+  constructor(
+    @inject('Vendor\\Module\\Model\\A') readonly a: object,
+    readonly configured: string,
+    @optional() @inject('Vendor\\Module\\Model\\Maybe') readonly maybe?: object,
+  ) {}
+}
+
+@inversifyInjectable()
+class WithInversifyDecorators {
+  constructor(@inversifyInject('Vendor\\Module\\Model\\B') readonly b: object) {}
+}
+
+class Inherits extends WithFrameworkDecorators {}
+
+describe('constructorParameters / injectionPoints', () => {
+  it('should read @inject and @optional of #framework from its own record', () => {
+    expect(injectionPoints(WithFrameworkDecorators)).to.deep.equal([
+      { serviceId: 'Vendor\\Module\\Model\\A', optional: false },
+      undefined,
+      { serviceId: 'Vendor\\Module\\Model\\Maybe', optional: true },
+    ]);
+  });
+
+  it('should read a class decorated with inversify\'s own decorators through its public getClassMetadata', () => {
+    expect(injectionPoints(WithInversifyDecorators)).to.deep.equal([{ serviceId: 'Vendor\\Module\\Model\\B', optional: false }]);
+  });
+
+  it('should take the parameters and tokens of the nearest constructor up the class chain', () => {
+    expect(constructorParameters(Inherits).map((p) => p.name)).to.deep.equal(['a', 'configured', 'maybe']);
+    expect(injectionPoints(Inherits)[0]).to.deep.equal({ serviceId: 'Vendor\\Module\\Model\\A', optional: false });
+  });
+
+  it('should read a plain function and a class without a constructor', () => {
+    function Legacy(this: { x: number }, first: number, { nested }: { nested: number } = { nested: 1 }, ...rest: number[]) {
+      this.x = first + nested + rest.length;
+    }
+    class Empty {}
+    expect(constructorParameters(Legacy)).to.deep.equal([
+      { name: 'first', hasDefault: false },
+      { name: null, hasDefault: true },
+      { name: 'rest', hasDefault: true },
+    ]);
+    expect(constructorParameters(Empty)).to.deep.equal([]);
+  });
+});

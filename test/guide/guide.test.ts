@@ -1,0 +1,84 @@
+/**
+ * docs/writing-a-module.md cannot drift from the code: every code block in it is an included file
+ * of the guide's module (or its test), byte for byte; every file of that module is shown; and the
+ * shell commands it lists run. reminders.test.ts boots the module and exercises it.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import { DIST_ROOT, PROJECT_ROOT } from '../../app/bootstrap/paths.js';
+import { TestApp } from '../support/testApp.js';
+
+const GUIDE = path.join(PROJECT_ROOT, 'docs', 'writing-a-module.md');
+const MODULE_DIR = 'test/fixtures/guide/modules/Acme/Reminders';
+
+interface Block {
+  readonly include: string | null;
+  readonly lang: string;
+  readonly body: string;
+}
+
+function blocks(markdown: string): Block[] {
+  const found: Block[] = [];
+  const fence = /(?:<!-- include: (\S+) -->\n)?```(\w*)\n([\s\S]*?)^```$/gm;
+  for (let match = fence.exec(markdown); match; match = fence.exec(markdown)) {
+    found.push({ include: match[1] ?? null, lang: match[2]!, body: match[3]! });
+  }
+  return found;
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(path.join(PROJECT_ROOT, dir)).flatMap((entry) => {
+    const relative = `${dir}/${entry}`;
+    return statSync(path.join(PROJECT_ROOT, relative)).isDirectory() ? filesUnder(relative) : [relative];
+  });
+}
+
+/** `npm run cli -- a 'b c'` -> ['a', 'b c'] */
+function cliArgs(line: string): string[] {
+  return [...line.replace(/^npm run cli -- /, '').matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2]!);
+}
+
+describe('docs/writing-a-module.md', () => {
+  const markdown = readFileSync(GUIDE, 'utf8');
+  const all = blocks(markdown);
+
+  it('should show each included file byte for byte', () => {
+    const included = all.filter((b) => b.include);
+    expect(included.length).to.be.greaterThan(10);
+    for (const block of included) {
+      expect(block.body, block.include!).to.equal(readFileSync(path.join(PROJECT_ROOT, block.include!), 'utf8'));
+    }
+  });
+
+  it('should have no code block that is not an included file, apart from the folder tree and shell commands', () => {
+    const loose = all.filter((b) => !b.include && b.lang !== 'sh' && !b.body.startsWith('modules/Acme/Reminders/'));
+    expect(loose.map((b) => b.body.slice(0, 60))).to.deep.equal([]);
+  });
+
+  it('should show every file of the module, and its test', () => {
+    const included = new Set(all.map((b) => b.include));
+    for (const file of [...filesUnder(MODULE_DIR), 'test/guide/reminders.test.ts']) expect(included.has(file), file).to.equal(true);
+  });
+
+  it('should list shell commands that run', async function () {
+    const commands = all.filter((b) => b.lang === 'sh').flatMap((b) => b.body.split('\n').filter((l) => l.startsWith('npm run cli -- ')));
+    expect(commands.length).to.be.greaterThan(0);
+    const t = await TestApp.start({
+      moduleSources: [
+        { modulesDir: path.join(PROJECT_ROOT, 'modules'), codeDir: path.join(DIST_ROOT, 'modules') },
+        { modulesDir: path.join(PROJECT_ROOT, 'test', 'fixtures', 'guide', 'modules'), codeDir: path.join(DIST_ROOT, 'test', 'fixtures', 'guide', 'modules') },
+      ],
+    });
+    try {
+      for (const command of commands) {
+        const result = await t.cli(...cliArgs(command));
+        expect(result.code, `${command}: ${result.err.join('\n')}`).to.equal(0);
+        expect(result.out.join('\n'), command).to.not.equal('');
+      }
+      expect((await t.cli('dev:event:list', 'dispensary_recommendation_save_after')).out.join('\n')).to.contain('acme_reminders_schedule_follow_up');
+    } finally {
+      await t.stop();
+    }
+  });
+});
