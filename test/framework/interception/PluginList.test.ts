@@ -95,17 +95,18 @@ describe('PluginList', () => {
   });
 
   describe('sortPlugins()', () => {
-    it('should sort by sortOrder, missing ones first, ties in declaration order, without changing the input', () => {
+    it("should sort by sortOrder, a missing one counting as 0 (as Magento's di.xml reader writes it), ties in declaration order, without changing the input", () => {
       const plugins = [
         entry('c', BeforeAfter, 30),
         entry('none1', BeforeAfter),
         entry('a', BeforeAfter, -5),
         entry('b1', BeforeAfter, 10),
         entry('none2', BeforeAfter),
+        entry('zero', BeforeAfter, 0),
         entry('b2', BeforeAfter, 10),
       ];
       const before = plugins.map((p) => p.name);
-      expect(sortPlugins(plugins).map((p) => p.name)).to.deep.equal(['none1', 'none2', 'a', 'b1', 'b2', 'c']);
+      expect(sortPlugins(plugins).map((p) => p.name)).to.deep.equal(['a', 'none1', 'none2', 'zero', 'b1', 'b2', 'c']);
       expect(plugins.map((p) => p.name)).to.deep.equal(before);
     });
 
@@ -147,14 +148,14 @@ describe('PluginList', () => {
   });
 
   describe('describeLevels()', () => {
-    it('should print the call order with proceed nesting and sortOrder (or none)', () => {
+    it('should print the call order with proceed nesting and sortOrder (0 when missing)', () => {
       const levels = buildLevels([entry('b', AllThree, 20), entry('a', BeforeAfter)], 'save');
       expect(describeLevels(levels, 'save')).to.deep.equal([
-        'a::beforeSave (Fixture\\Plugin\\BeforeAfter, sortOrder none)',
+        'a::beforeSave (Fixture\\Plugin\\BeforeAfter, sortOrder 0)',
         'b::beforeSave (Fixture\\Plugin\\AllThree, sortOrder 20)',
         'b::aroundSave (Fixture\\Plugin\\AllThree, sortOrder 20) -> proceed:',
         '  save() itself',
-        'a::afterSave (Fixture\\Plugin\\BeforeAfter, sortOrder none)',
+        'a::afterSave (Fixture\\Plugin\\BeforeAfter, sortOrder 0)',
         'b::afterSave (Fixture\\Plugin\\AllThree, sortOrder 20)',
       ]);
     });
