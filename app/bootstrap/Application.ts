@@ -30,13 +30,22 @@ import { FrontController, type RouteTarget } from '../framework/webapi/FrontCont
 import { InputMapper } from '../framework/webapi/InputMapper.js';
 import { RouteRegistry } from '../framework/webapi/RouteRegistry.js';
 import { generateSchema } from '../framework/webapi/SchemaGenerator.js';
+import type { AdminLoginSettings, PasswordHashingSettings } from '../framework/security/settings.js';
+import { systemClock, type Clock } from '../framework/stdlib/Clock.js';
 import { DIST_ROOT, PROJECT_ROOT } from './paths.js';
+import { defaultHashConcurrency, scryptCost, trustProxy, wholeNumber } from './settings.js';
 
 export interface DeploymentConfig {
   readonly databaseUrl: string;
   readonly developerMode: boolean;
   /** Largest request body, in bytes (1 MiB by default). */
   readonly bodyLimit: number;
+  /** TRUST_PROXY, Express's `trust proxy`: which X-Forwarded-For hops name the client address. */
+  readonly trustProxy: boolean | number | string;
+  /** ADMIN_LOCKOUT_*, ADMIN_TOKEN_RATE_*: lock-out and per-address limit of the admin token route. */
+  readonly adminLogin: AdminLoginSettings;
+  /** PASSWORD_SCRYPT_COST, PASSWORD_HASH_*: hashing strength and how many hashes run at once. */
+  readonly passwordHashing: PasswordHashingSettings;
 }
 
 export interface ApplicationOptions {
@@ -48,7 +57,12 @@ export interface ApplicationOptions {
   readonly databaseUrl?: string;
   readonly developerMode?: boolean;
   readonly bodyLimit?: number;
+  readonly trustProxy?: boolean | number | string;
+  readonly adminLogin?: Partial<AdminLoginSettings>;
+  readonly passwordHashing?: Partial<PasswordHashingSettings>;
   readonly logger?: Logger;
+  /** The time as services see it (FrameworkServices.Clock); the system clock by default. */
+  readonly clock?: Clock;
 }
 
 export const DEFAULT_DATABASE_URL = `sqlite:${path.join('var', 'db.sqlite')}`;
@@ -85,6 +99,18 @@ export class Application {
       databaseUrl: options.databaseUrl ?? process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL,
       developerMode: options.developerMode ?? process.env.MAGE_MODE === 'developer',
       bodyLimit: options.bodyLimit ?? Number(process.env.BODY_LIMIT ?? 1024 * 1024),
+      trustProxy: options.trustProxy ?? trustProxy(process.env.TRUST_PROXY),
+      adminLogin: {
+        lockoutFailures: options.adminLogin?.lockoutFailures ?? wholeNumber('ADMIN_LOCKOUT_FAILURES', process.env.ADMIN_LOCKOUT_FAILURES, 6),
+        lockoutMinutes: options.adminLogin?.lockoutMinutes ?? wholeNumber('ADMIN_LOCKOUT_MINUTES', process.env.ADMIN_LOCKOUT_MINUTES, 30, 1),
+        rateLimit: options.adminLogin?.rateLimit ?? wholeNumber('ADMIN_TOKEN_RATE_LIMIT', process.env.ADMIN_TOKEN_RATE_LIMIT, 10),
+        rateWindowSeconds: options.adminLogin?.rateWindowSeconds ?? wholeNumber('ADMIN_TOKEN_RATE_WINDOW_SECONDS', process.env.ADMIN_TOKEN_RATE_WINDOW_SECONDS, 60, 1),
+      },
+      passwordHashing: {
+        scryptCost: options.passwordHashing?.scryptCost ?? scryptCost('PASSWORD_SCRYPT_COST', process.env.PASSWORD_SCRYPT_COST, 2 ** 17),
+        concurrency: options.passwordHashing?.concurrency ?? wholeNumber('PASSWORD_HASH_CONCURRENCY', process.env.PASSWORD_HASH_CONCURRENCY, defaultHashConcurrency(), 1),
+        queue: options.passwordHashing?.queue ?? wholeNumber('PASSWORD_HASH_QUEUE', process.env.PASSWORD_HASH_QUEUE, 16),
+      },
     };
     const sources = options.moduleSources ?? [
       { modulesDir: path.join(PROJECT_ROOT, 'modules'), codeDir: path.join(DIST_ROOT, 'modules') },
@@ -119,6 +145,7 @@ export class Application {
       ['Framework\\App\\DeploymentConfig', config],
       ['Framework\\Module\\ModuleList', modules],
       ['Framework\\Acl\\ResourceList', acl],
+      ['Framework\\Stdlib\\Clock', options.clock ?? systemClock],
     ]);
     try {
       const pending = [...names];
@@ -169,6 +196,7 @@ export class Application {
     app.disable('x-powered-by');
     app.set('etag', false);
     app.set('query parser', 'extended');
+    app.set('trust proxy', this.config.trustProxy);
     const schemas = new Map<string, unknown>();
     const registry = new RouteRegistry<RouteTarget>();
     for (const [route, spec] of this.routes) registry.add(route, this.routeTarget(route, spec));
@@ -207,7 +235,7 @@ export class Application {
     let service: Record<string, (...args: unknown[]) => Promise<unknown>> | undefined;
     return {
       mapper: new InputMapper(spec, route.data),
-      transactional: route.method !== 'GET',
+      transactional: spec.transactional ?? route.method !== 'GET',
       invoke: (args) => {
         service ??= this.objectManager.get<Record<string, (...args: unknown[]) => Promise<unknown>>>(route.serviceClass);
         return service[method]!(...args);

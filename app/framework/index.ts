@@ -32,6 +32,8 @@ export type { DataInstaller } from './setup/DataInstallerList.js';
 export { StoreResolverInterface } from './store/StoreResolverInterface.js';
 export { AuthorizationInterface, type AuthorizationRequest } from './webapi/AuthorizationInterface.js';
 export type { Logger } from './logger.js';
+export { systemClock, type Clock } from './stdlib/Clock.js';
+export type { AdminLoginSettings, PasswordHashingSettings } from './security/settings.js';
 
 /** Names of the services the runtime binds, for `@inject(...)`. */
 export const FrameworkServices = {
@@ -42,4 +44,6 @@ export const FrameworkServices = {
   ModuleList: 'Framework\\Module\\ModuleList',
   /** ReadonlyMap of ACL resource id to {id, title, parent, module}, from every acl.xml. */
   AclResources: 'Framework\\Acl\\ResourceList',
+  /** The current time ({@link Clock}); tests replace it through ApplicationOptions.clock. */
+  Clock: 'Framework\\Stdlib\\Clock',
 } as const;

@@ -23,6 +23,14 @@ export interface ParameterSpec {
 export interface MethodSpec {
   readonly params: readonly ParameterSpec[];
   readonly description?: string;
+  /**
+   * Whether the web API runs the call inside the request's unit of work (one transaction).
+   * Omitted: writes (POST, PUT, DELETE, PATCH) do and reads (GET) do not. `false` for a method
+   * that must not hold a pooled connection while it works, such as a login that hashes a
+   * password: its queries then run on the pool one by one, and it opens its own short
+   * transaction where several writes must commit together.
+   */
+  readonly transactional?: boolean;
 }
 
 export type MethodSpecs<T> = {

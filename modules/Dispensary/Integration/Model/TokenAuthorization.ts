@@ -8,6 +8,7 @@ import {
   type AuthorizationInterface,
   type AuthorizationRequest,
   type Caller,
+  type Clock,
 } from '#framework';
 import { hashToken, sameHash, TOKEN_PATTERN } from './tokens.js';
 
@@ -42,6 +43,7 @@ export class TokenAuthorization implements AuthorizationInterface {
   constructor(
     @inject(FrameworkServices.ConnectionProvider) private readonly connection: ConnectionProvider,
     @inject(FrameworkServices.AclResources) private readonly acl: ReadonlyMap<string, AclNode>,
+    @inject(FrameworkServices.Clock) private readonly clock: Clock,
   ) {}
 
   async authorize(request: AuthorizationRequest): Promise<Caller> {
@@ -52,7 +54,7 @@ export class TokenAuthorization implements AuthorizationInterface {
     const row = (await this.connection.get()('integration_token').where({ token_hash: hash }).first()) as TokenRow | undefined;
     if (!row || !sameHash(row.token_hash, hash)) throw denied();
     if (row.revoked_at !== null || (row.kind === 'integration' && row.active_name === null)) throw denied();
-    if (row.expires_at !== null && row.expires_at <= nowTimestamp()) throw denied();
+    if (row.expires_at !== null && row.expires_at <= nowTimestamp(this.clock.now())) throw denied();
     if (row.store_id !== null && row.store_id !== request.store.id) throw denied();
     if (row.resources !== null) {
       const granted = JSON.parse(row.resources) as string[];
