@@ -105,6 +105,7 @@ export class Application {
         lockoutMinutes: options.adminLogin?.lockoutMinutes ?? wholeNumber('ADMIN_LOCKOUT_MINUTES', process.env.ADMIN_LOCKOUT_MINUTES, 30, 1),
         rateLimit: options.adminLogin?.rateLimit ?? wholeNumber('ADMIN_TOKEN_RATE_LIMIT', process.env.ADMIN_TOKEN_RATE_LIMIT, 10),
         rateWindowSeconds: options.adminLogin?.rateWindowSeconds ?? wholeNumber('ADMIN_TOKEN_RATE_WINDOW_SECONDS', process.env.ADMIN_TOKEN_RATE_WINDOW_SECONDS, 60, 1),
+        failureDelayMs: options.adminLogin?.failureDelayMs ?? wholeNumber('ADMIN_LOGIN_FAILURE_DELAY_MS', process.env.ADMIN_LOGIN_FAILURE_DELAY_MS, 1000),
       },
       passwordHashing: {
         scryptCost: options.passwordHashing?.scryptCost ?? scryptCost('PASSWORD_SCRYPT_COST', process.env.PASSWORD_SCRYPT_COST, 2 ** 17),

@@ -8,6 +8,8 @@ export interface AdminLoginSettings {
   readonly rateLimit: number;
   /** The window, in seconds (ADMIN_TOKEN_RATE_WINDOW_SECONDS, 60). */
   readonly rateWindowSeconds: number;
+  /** Least time before any refusal (401, 429, 503) is answered, in ms (ADMIN_LOGIN_FAILURE_DELAY_MS, 1000). */
+  readonly failureDelayMs: number;
 }
 
 /** Deployment settings of password hashing (scrypt, r=8, p=1). */

@@ -1,7 +1,8 @@
 /**
  * The admin token route under guessing: Magento's lock-out, case-insensitive user names, rehashing
  * on login, failed logins in the log, revocation and purging. These tests lower the scrypt cost to
- * 2^10 (FAST_HASHING) because each makes many hashes; "when passwords are stored" keeps the default.
+ * 2^10 (FAST_HASHING) because each makes many hashes, and the failure delay to 0 because they make
+ * dozens of failures; "at the default cost" and the delay's own test keep the defaults.
  */
 import { scryptSync } from 'node:crypto';
 import { expect } from 'chai';
@@ -18,7 +19,7 @@ describe('Integration: admin login', () => {
   const log = captureLogger();
   let t: TestApp;
   before(async () => {
-    t = await TestApp.start({ clock, logger: log.logger, passwordHashing: FAST_HASHING, adminLogin: { rateLimit: 0 } });
+    t = await TestApp.start({ clock, logger: log.logger, passwordHashing: FAST_HASHING, adminLogin: { rateLimit: 0, failureDelayMs: 0 } });
     await createAdmin(t, 'Admin', 'secret123');
   });
   after(async () => t?.stop());
@@ -74,6 +75,19 @@ describe('Integration: admin login', () => {
   });
 
   describe('when logins fail', () => {
+    it('should answer every refusal no sooner than the failure delay after it arrived', async () => {
+      const slow = await TestApp.start({ passwordHashing: FAST_HASHING, adminLogin: { failureDelayMs: 300 } });
+      try {
+        for (const password of ['wrong123', 'wrong456']) {
+          const started = performance.now();
+          expect((await login(slow, 'nobody', password)).status).to.equal(401);
+          expect(performance.now() - started).to.be.at.least(295);
+        }
+      } finally {
+        await slow.stop();
+      }
+    });
+
     it('should log the user name, the client address and the reason, never the password', async () => {
       await login(t, 'admin', 'not-the-password-42');
       await login(t, 'nobody', 'not-the-password-43');

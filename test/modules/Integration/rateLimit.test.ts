@@ -11,7 +11,7 @@ describe('Integration: the admin token route\'s per-address limit', () => {
     const log = captureLogger();
     let t: TestApp;
     before(async () => {
-      t = await TestApp.start({ clock, logger: log.logger, passwordHashing: FAST_HASHING, adminLogin: { rateLimit: 3, rateWindowSeconds: 60, lockoutFailures: 0 } });
+      t = await TestApp.start({ clock, logger: log.logger, passwordHashing: FAST_HASHING, adminLogin: { rateLimit: 3, rateWindowSeconds: 60, lockoutFailures: 0, failureDelayMs: 0 } });
       await createAdmin(t, 'admin', 'secret123');
     });
     after(async () => t?.stop());
@@ -38,7 +38,7 @@ describe('Integration: the admin token route\'s per-address limit', () => {
   describe('when TRUST_PROXY trusts the loopback proxy', () => {
     let t: TestApp;
     before(async () => {
-      t = await TestApp.start({ trustProxy: 'loopback', passwordHashing: FAST_HASHING, adminLogin: { rateLimit: 2, lockoutFailures: 0 } });
+      t = await TestApp.start({ trustProxy: 'loopback', passwordHashing: FAST_HASHING, adminLogin: { rateLimit: 2, lockoutFailures: 0, failureDelayMs: 0 } });
     });
     after(async () => t?.stop());
 

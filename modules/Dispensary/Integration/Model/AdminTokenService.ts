@@ -8,6 +8,7 @@ import {
   nowTimestamp,
   requestContext,
   TooManyRequestsException,
+  type AdminLoginSettings,
   type Clock,
   type Logger,
 } from '#framework';
@@ -24,7 +25,8 @@ import { isStorableKey, usernameKey } from './usernameKey.js';
  * (429), the user name's lock (401), the credentials (401), and the lock again after a right
  * password, so guesses that raced past the first check still get no token. Runs outside the
  * request's unit of work (the contract says `transactional: false`): no connection is held while
- * the password hashes.
+ * the password hashes. Every refusal is answered no sooner than `failureDelayMs` after the call
+ * began.
  */
 @injectable()
 export class AdminTokenService implements AdminTokenServiceInterface {
@@ -36,10 +38,28 @@ export class AdminTokenService implements AdminTokenServiceInterface {
     @inject('Dispensary\\Integration\\Model\\ExpiredRecordsPurger') private readonly purger: ExpiredRecordsPurger,
     @inject(FrameworkServices.Logger) private readonly logger: Logger,
     @inject(FrameworkServices.Clock) private readonly clock: Clock,
+    @inject(FrameworkServices.DeploymentConfig) config: { readonly adminLogin: AdminLoginSettings },
     private readonly lifetimeSeconds = 14400,
-  ) {}
+  ) {
+    this.failureDelayMs = config.adminLogin.failureDelayMs;
+  }
+
+  private readonly failureDelayMs: number;
 
   async createAdminAccessToken(username: string, password: string): Promise<string> {
+    const started = performance.now();
+    try {
+      return await this.issue(username, password);
+    } catch (error) {
+      // Every refusal takes the same minimum time: a flood's connections wait on a timer, not on
+      // the CPU, and the answer's timing tells nothing of a lock or a queue.
+      const wait = this.failureDelayMs - (performance.now() - started);
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      throw error;
+    }
+  }
+
+  private async issue(username: string, password: string): Promise<string> {
     const clientAddress = requestContext.current()?.clientAddress;
     const wait = this.limiter.take(clientAddress);
     if (wait !== null) {
