@@ -35,6 +35,8 @@ export interface FloodMeasure {
   readonly p99: number;
   readonly rps: number;
   readonly non2xx: number;
+  /** 2xx answers within the run (0: every request outlived it). */
+  readonly ok: number;
 }
 
 export interface FloodRun {
@@ -54,7 +56,7 @@ export interface LoginFloodReport {
   readonly runs: FloodRun[];
 }
 
-const measure = (r: LoadResult): FloodMeasure => ({ p50: round(r.p50, 2), p99: round(r.p99, 2), rps: round(r.rps, 0), non2xx: r.non2xx });
+const measure = (r: LoadResult): FloodMeasure => ({ p50: round(r.p50, 2), p99: round(r.p99, 2), rps: round(r.rps, 0), non2xx: r.non2xx, ok: r.ok });
 
 function cli(root: string, databaseUrl: string, ...argv: string[]): string {
   const result = spawnSync(process.execPath, [path.join(root, 'dist', 'app', 'bin', 'cli.js'), ...argv], {
@@ -141,7 +143,11 @@ export async function runLoginFlood(options: LoginFloodOptions): Promise<LoginFl
   return { database: process.env.DATABASE_URL?.split(':')[0] ?? 'sqlite', runs };
 }
 
-const ratio = (a: number, b: number) => (b > 0 ? `${round(a / b, 1)}×` : '-');
+/** A latency, or what happened when nothing was answered within the run. */
+const cell = (m: FloodMeasure, p: 'p50' | 'p99') => (m.ok === 0 ? 'none answered' : String(m[p]));
+const pair = (a: FloodMeasure, b: FloodMeasure, p: 'p50' | 'p99') => `${cell(a, p)} -> ${cell(b, p)}`;
+const ratio = (flood: FloodMeasure, unloaded: FloodMeasure, p: 'p50' | 'p99') =>
+  flood.ok === 0 ? '∞' : unloaded[p] > 0 ? `${round(flood[p] / unloaded[p], 1)}×` : '-';
 
 export function floodMarkdown(report: LoginFloodReport): string {
   const lines = [
@@ -152,7 +158,7 @@ export function floodMarkdown(report: LoginFloodReport): string {
   ];
   for (const r of report.runs) {
     lines.push(
-      `| ${r.server} | ${r.mode} | ${r.getUnloaded.p50} -> ${r.getFlood.p50} | ${r.getUnloaded.p99} -> ${r.getFlood.p99} | ${r.healthUnloaded.p50} -> ${r.healthFlood.p50} | ${r.healthUnloaded.p99} -> ${r.healthFlood.p99} | ${ratio(r.getFlood.p50, r.getUnloaded.p50)} | ${ratio(r.getFlood.p99, r.getUnloaded.p99)} | ${Object.entries(r.floodStatus).map(([k, v]) => `${k}: ${v}`).join(', ')} | ${r.floodRps} |`,
+      `| ${r.server} | ${r.mode} | ${pair(r.getUnloaded, r.getFlood, 'p50')} | ${pair(r.getUnloaded, r.getFlood, 'p99')} | ${pair(r.healthUnloaded, r.healthFlood, 'p50')} | ${pair(r.healthUnloaded, r.healthFlood, 'p99')} | ${ratio(r.getFlood, r.getUnloaded, 'p50')} | ${ratio(r.getFlood, r.getUnloaded, 'p99')} | ${Object.entries(r.floodStatus).map(([k, v]) => `${k}: ${v}`).join(', ')} | ${r.floodRps} |`,
     );
   }
   return `${lines.join('\n')}\n`;
