@@ -25,6 +25,8 @@ export interface LoginFloodOptions {
   readonly dir: string;
   readonly seconds: number;
   readonly floodConnections: number;
+  /** Seconds the flood runs before the measurements under it (2; less for the smoke test). */
+  readonly rampSeconds?: number;
   readonly baselineRoot?: string;
   readonly baselineRef?: string;
   readonly log: (line: string) => void;
@@ -106,12 +108,13 @@ async function runOne(server: string, root: string | undefined, mode: string, en
       const counter = { value: 0 };
       const get = (seconds: number) => drive({ url: proc.url, token, connections: 4, duration: seconds, counter, next: () => ({ method: 'GET', path: '/rest/all/V1/store/storeViews' }) });
       const health = (seconds: number) => drive({ url: proc.url, token, connections: 4, duration: seconds, counter, next: () => ({ method: 'GET', path: '/health' }) });
-      await get(1); // warm-up
+      const ramp = options.rampSeconds ?? 2;
+      await get(Math.min(1, options.seconds)); // warm-up
       const getUnloaded = await get(options.seconds);
       const healthUnloaded = await health(options.seconds);
       // Lasts the two measurements and a little more (autocannon's CLI prints its result only at its end).
-      const flood = startFlood(proc.url, options.floodConnections, options.seconds * 2 + 3);
-      await new Promise((resolve) => setTimeout(resolve, 2000)); // the flood at full strength first
+      const flood = startFlood(proc.url, options.floodConnections, Math.ceil(ramp + options.seconds * 2 + 1));
+      await new Promise((resolve) => setTimeout(resolve, ramp * 1000)); // the flood at full strength first
       const getFlood = await get(options.seconds);
       const healthFlood = await health(options.seconds);
       const floodResult = await flood.done;
