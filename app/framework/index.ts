@@ -32,6 +32,23 @@ export type { DataInstaller } from './setup/DataInstallerList.js';
 export { StoreResolverInterface } from './store/StoreResolverInterface.js';
 export { AuthorizationInterface, type AuthorizationRequest } from './webapi/AuthorizationInterface.js';
 export type { Logger } from './logger.js';
+export {
+  searchCriteriaParameter,
+  runSearch,
+  searchCriteriaOutput,
+  CONDITION_TYPES,
+  MAX_PAGE_SIZE,
+  DEFAULT_PAGE_SIZE,
+  type SearchCriteria,
+  type SearchResults,
+  type SearchFields,
+  type SearchFieldType,
+  type SearchColumn,
+  type Filter,
+  type FilterGroup,
+  type SortOrder,
+  type ConditionType,
+} from './api/search/index.js';
 export { systemClock, type Clock } from './stdlib/Clock.js';
 export type { AdminLoginSettings, PasswordHashingSettings } from './security/settings.js';
 

@@ -29,6 +29,16 @@ function setPgParsers(): void {
 interface SqliteConnection {
   pragma(sql: string): unknown;
   prepare(sql: string): unknown;
+  function(name: string, options: { deterministic: boolean }, fn: (value: unknown) => unknown): unknown;
+}
+
+/**
+ * SQLite's built-in lower() folds ASCII only; MySQL's and PostgreSQL's fold every letter. The
+ * connection's own lower() (Unicode, as JavaScript folds) makes case-insensitive search criteria
+ * (`É` like `é`) answer the same on all three.
+ */
+function unicodeLower(conn: SqliteConnection): void {
+  conn.function('lower', { deterministic: true }, (value) => (typeof value === 'string' ? value.toLowerCase() : value));
 }
 
 /** Distinct SQL texts kept prepared per connection; queries with varying IN-list lengths make a few more. */
@@ -81,6 +91,7 @@ export function parseDatabaseUrl(url: string): DatabaseSettings {
               if (filename !== ':memory:') conn.pragma('journal_mode = WAL');
               conn.pragma('busy_timeout = 5000');
               conn.pragma('foreign_keys = ON');
+              unicodeLower(conn);
               cachePreparedStatements(conn);
               done(null, conn);
             } catch (err) {

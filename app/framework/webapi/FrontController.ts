@@ -43,6 +43,8 @@ const VERSION_SEGMENT = /^V\d+$/;
 const STORE_CODE = /^[a-z][a-z0-9_]{0,31}$/;
 const NO_ROUTE = 'Request does not match any route.';
 const PUBLIC_RESOURCES = new Set(['anonymous']);
+/** qs's parameterLimit. */
+const MAX_QUERY_PARAMETERS = 1000;
 
 type Request = express.Request;
 type Response = express.Response;
@@ -102,6 +104,10 @@ export class FrontController {
       context.caller = await this.authorize(req, route.definition.resources, store, defaultScope);
       const body = await this.readBody(req);
       const target = route.target;
+      // qs (Express's query parser) silently drops parameters past 1000: refuse rather than answer a cut query.
+      if (queryParameterCount(req.originalUrl) > MAX_QUERY_PARAMETERS) {
+        throw new WebapiException(400, 'The query string has more than %max parameters.', { max: MAX_QUERY_PARAMETERS });
+      }
       // Express 5 parses the query string on every read of req.query: read it once.
       const query = req.query as Record<string, unknown>;
       const args = target.mapper.map({
@@ -188,6 +194,15 @@ function bodyError(error: BodyParserError): LocalizedException | BodyParserError
       }
       return error;
   }
+}
+
+/** Parameters as qs counts them: the parts between `&` (counted without splitting: most requests have none). */
+function queryParameterCount(url: string): number {
+  let at = url.indexOf('?');
+  if (at < 0) return 0;
+  let count = 1;
+  while ((at = url.indexOf('&', at + 1)) >= 0) count++;
+  return count;
 }
 
 function placeholders(store: Store, caller: Caller): Record<string, string | number | null> {

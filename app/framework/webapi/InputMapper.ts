@@ -47,6 +47,7 @@ export function joiErrors(error: Joi.ValidationError, root: string): InputError[
     const context = detail.context ?? {};
     if (detail.type === 'any.required') errors.push(requiredField(path));
     else if (detail.type === 'object.unknown') errors.push(unknownField(path));
+    else if (detail.type === 'any.custom' && context.error instanceof InputException) errors.push(...context.error.errors);
     else if (detail.type === 'any.custom' && context.error instanceof LocalizedException) {
       errors.push({ phrase: context.error.phrase, parameters: { ...context.error.parameters } });
     } else errors.push(invalidFieldValue(path, context.value));

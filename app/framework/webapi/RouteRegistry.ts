@@ -67,7 +67,8 @@ export class RouteRegistry<T = unknown> {
       }
       if (!ok) continue;
       try {
-        decoded ??= segments.map((s) => decodeURIComponent(s));
+        // As Magento's router (PHP urldecode): a `+` in a path parameter is a space.
+        decoded ??= segments.map((s) => decodeURIComponent(s.replace(/\+/g, ' ')));
       } catch {
         return null; // a malformed %-escape matches nothing
       }

@@ -8,6 +8,8 @@ import joiToJson from 'joi-to-json';
 import type { MethodSpec } from '../contract/Contract.js';
 import type { RouteDefinition } from '../config/WebapiConfig.js';
 import { toSnakeCase } from './naming.js';
+import { searchCriteriaFields } from '../api/search/searchCriteriaParameter.js';
+import { searchCriteriaQueryParameters } from '../api/search/searchCriteriaSchema.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -58,6 +60,8 @@ export function generateSchema(routes: ReadonlyMap<RouteDefinition, MethodSpec>,
       if (pathParams.has(param.name) || pathParams.has(snake)) {
         const name = pathParams.has(param.name) ? param.name : snake;
         parameters.push({ name, in: 'path', type: 'string', required: true });
+      } else if ((route.method === 'GET' || route.method === 'DELETE') && searchCriteriaFields(param.schema)) {
+        parameters.push(...searchCriteriaQueryParameters(searchCriteriaFields(param.schema)!));
       } else if (route.method === 'GET' || route.method === 'DELETE') {
         for (const name of [snake, ...(param.aliases ?? [])]) {
           parameters.push({ name, in: 'query', required: required && name === snake, 'x-schema': jsonSchema(param) });

@@ -37,6 +37,10 @@ describe('RouteRegistry', () => {
     expect(registry.match('GET', '/V1/a/%C3%A9t%C3%A9/q%2Fr')!.pathParams).to.deep.equal({ x: 'été', y: 'q/r' });
   });
 
+  it('should decode + as a space and %2B as a plus, as PHP urldecode does in Magento\'s router', () => {
+    expect(registry.match('GET', '/V1/a/VIT+D3/A%2BB')!.pathParams).to.deep.equal({ x: 'VIT D3', y: 'A+B' });
+  });
+
   it('should need the same number of segments', () => {
     expect(target('GET', '/V1/a/b')).to.equal(null);
     expect(target('GET', '/V1/a/b/c/d')).to.equal(null);

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { TestApp } from '../../support/testApp.js';
+import { stockItem } from '../../../modules/Dispensary/Catalog/Api/Data/StockItemInterface.js';
 
 const NOT_AUTHORIZED = {
   message: "The consumer isn't authorized to access %resources.",
@@ -36,9 +37,12 @@ describe('Catalog: products through the REST API', () => {
         name: 'Vitamin D3',
         price: 12.5,
         status: 1,
-        extension_attributes: { stock_item: { is_in_stock: true } },
+        created_at: res.body.created_at,
+        updated_at: res.body.created_at,
+        extension_attributes: { stock_item: stockItem(res.body.id, 0, true) },
       });
       expect(res.body.id).to.be.a('number');
+      expect(res.body.created_at).to.match(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     });
 
     it('should keep a price of 0 when none is given, and store status and stock as given', async () => {
@@ -47,7 +51,7 @@ describe('Catalog: products through the REST API', () => {
       });
       expect(res.status).to.equal(200);
       expect(res.body).to.include({ sku: 'OMEGA-3', price: 0, status: 2 });
-      expect(res.body.extension_attributes).to.deep.equal({ stock_item: { is_in_stock: false } });
+      expect(res.body.extension_attributes).to.deep.equal({ stock_item: stockItem(res.body.id, 0, false) });
     });
 
     it('should accept and ignore the Magento fields this catalog does not keep', async () => {
@@ -74,7 +78,9 @@ describe('Catalog: products through the REST API', () => {
         name: 'Magnesium 200mg',
         price: 9.99,
         status: 2,
-        extension_attributes: { stock_item: { is_in_stock: false } },
+        created_at: first.body.created_at,
+        updated_at: second.body.updated_at,
+        extension_attributes: { stock_item: stockItem(first.body.id, 0, false) },
       });
       const third = await post(allStores, {
         product: { sku: 'MAG-200', name: 'Magnesium 200mg', price: 11, status: 1, extension_attributes: { stock_item: { is_in_stock: 1 } } },

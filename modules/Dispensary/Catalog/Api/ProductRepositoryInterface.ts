@@ -1,4 +1,4 @@
-import { defineContract, Joi } from '#framework';
+import { defineContract, Joi, searchCriteriaParameter, type SearchCriteria, type SearchFields, type SearchResults } from '#framework';
 import { PRODUCT_STATUS_DISABLED, PRODUCT_STATUS_ENABLED, type ProductInput, type ProductInterface } from './Data/ProductInterface.js';
 
 /** Magento product fields accepted on input and ignored. */
@@ -17,36 +17,70 @@ export const IGNORED_PRODUCT_FIELDS = [
   'product_links',
 ] as const;
 
+/** What GET /V1/products filters and sorts by. */
+export const PRODUCT_SEARCH_FIELDS: SearchFields = {
+  entity_id: 'integer',
+  sku: 'text',
+  name: 'text',
+  price: 'decimal',
+  status: 'integer',
+  created_at: 'timestamp',
+  updated_at: 'timestamp',
+};
+
+export const MAX_STOCK_QTY = 99999999;
+
 export interface ProductRepositoryInterface {
   /** Creates the product, or updates the one with the same sku (Magento's save semantics). Global: needs an all-stores caller. */
   save(product: ProductInput): Promise<ProductInterface>;
+  /**
+   * PUT /V1/products/:sku: Magento's save with the path's sku, which wins over one in the body.
+   * Updates the fields given; creates the product when the sku is new (then `name` is required).
+   */
+  update(sku: string, product: ProductInput): Promise<ProductInterface>;
   /** By sku, case-insensitively after trimming; NoSuchEntityException (404) when missing. */
   get(sku: string): Promise<ProductInterface>;
+  /** Removes the product (Magento's `deleteById(sku)`); true, or 404. Items that name it stay, out of stock. */
+  deleteById(sku: string): Promise<boolean>;
+  /** Products matching Magento search criteria (products are global: every scope sees all). */
+  getList(searchCriteria: SearchCriteria): Promise<SearchResults<ProductInterface>>;
   /** Products found among these skus, keyed by skuKey(sku); missing ones are absent. One query. */
   getBySkus(skus: readonly string[]): Promise<Map<string, ProductInterface>>;
 }
 
+const skuSchema = Joi.string().trim().min(1).max(64);
+
+function productSchema(identityRequired: boolean) {
+  return Joi.object({
+    sku: identityRequired ? skuSchema.required() : skuSchema,
+    name: identityRequired ? Joi.string().trim().min(1).max(255).required() : Joi.string().trim().min(1).max(255),
+    price: Joi.number().min(0).max(1e12),
+    // min/max rather than valid(): one error per bad value (valid() adds a second one for non-numbers).
+    status: Joi.number().integer().min(PRODUCT_STATUS_ENABLED).max(PRODUCT_STATUS_DISABLED),
+    extension_attributes: Joi.object({
+      // Magento's other stock item fields (min_qty, manage_stock...) are accepted and ignored.
+      stock_item: Joi.object({
+        is_in_stock: Joi.boolean().truthy(1).falsy(0),
+        qty: Joi.number().min(-MAX_STOCK_QTY).max(MAX_STOCK_QTY),
+      }).unknown(true),
+    }).unknown(true),
+    // Fields a Magento client sends or reads back that this catalog subset does not keep:
+    // accepted and ignored, so a product read from Magento can be posted here as it is.
+    ...Object.fromEntries(IGNORED_PRODUCT_FIELDS.map((field) => [field, Joi.any().strip()])),
+  }).required();
+}
+
 export const ProductRepositoryInterface = defineContract<ProductRepositoryInterface>('Dispensary\\Catalog\\Api\\ProductRepositoryInterface', {
-  save: {
+  save: { params: [{ name: 'product', schema: productSchema(true) }] },
+  update: {
     params: [
-      {
-        name: 'product',
-        schema: Joi.object({
-          sku: Joi.string().trim().min(1).max(64).required(),
-          name: Joi.string().trim().min(1).max(255).required(),
-          price: Joi.number().min(0).max(1e12),
-          // min/max rather than valid(): one error per bad value (valid() adds a second one for non-numbers).
-          status: Joi.number().integer().min(PRODUCT_STATUS_ENABLED).max(PRODUCT_STATUS_DISABLED),
-          extension_attributes: Joi.object({
-            stock_item: Joi.object({ is_in_stock: Joi.boolean().truthy(1).falsy(0) }).unknown(true),
-          }).unknown(true),
-          // Fields a Magento client sends or reads back that this catalog subset does not keep:
-          // accepted and ignored, so a product read from Magento can be posted here as it is.
-          ...Object.fromEntries(IGNORED_PRODUCT_FIELDS.map((field) => [field, Joi.any().strip()])),
-        }).required(),
-      },
+      { name: 'sku', schema: skuSchema.required() },
+      { name: 'product', schema: productSchema(false) },
     ],
+    description: 'Update the product (created when the sku is new); the path sku wins over the body',
   },
-  get: { params: [{ name: 'sku', schema: Joi.string().trim().min(1).max(64).required() }] },
+  get: { params: [{ name: 'sku', schema: skuSchema.required() }] },
+  deleteById: { params: [{ name: 'sku', schema: skuSchema.required() }], description: 'Delete the product; answers true' },
+  getList: { params: [searchCriteriaParameter(PRODUCT_SEARCH_FIELDS)], description: 'Products matching search criteria' },
   getBySkus: { params: [{ name: 'skus', schema: Joi.array().items(Joi.string()).required() }] },
 });

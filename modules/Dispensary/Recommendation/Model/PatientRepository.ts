@@ -8,10 +8,15 @@ import {
   NoSuchEntityException,
   nowTimestamp,
   requestContext,
+  runSearch,
+  searchCriteriaOutput,
   WebapiException,
+  type SearchColumn,
+  type SearchCriteria,
+  type SearchResults,
 } from '#framework';
 import type { PatientInput, PatientInterface } from '../Api/Data/PatientInterface.js';
-import type { PatientRepositoryInterface } from '../Api/PatientRepositoryInterface.js';
+import { PATIENT_SEARCH_FIELDS, type PatientRepositoryInterface } from '../Api/PatientRepositoryInterface.js';
 import { MAX_ID } from '../Api/schemas.js';
 
 export const PATIENT_TABLE = 'dispensary_patient';
@@ -38,6 +43,11 @@ function toPatient(row: PatientRow): PatientInterface {
     store_id: Number(row.store_id),
   };
 }
+
+/** Search fields to columns (the whitelist: nothing else reaches SQL). */
+const SEARCH_COLUMNS: Record<string, SearchColumn> = Object.fromEntries(
+  Object.keys(PATIENT_SEARCH_FIELDS).map((field) => [field, { column: `${PATIENT_TABLE}.${field}` }]),
+);
 
 /** Emails compare case-insensitively, as on Magento's MySQL collation. */
 export function emailKey(email: string): string {
@@ -79,5 +89,18 @@ export class PatientRepository implements PatientRepositoryInterface {
     const row = (await query.first()) as PatientRow | undefined;
     if (!row) throw NoSuchEntityException.singleField('patient_id', patientId);
     return toPatient(row);
+  }
+
+  async getList(searchCriteria: SearchCriteria): Promise<SearchResults<PatientInterface>> {
+    const query = this.connection.get()(PATIENT_TABLE).select(COLUMNS.map((c) => `${PATIENT_TABLE}.${c}`));
+    // Never across stores: a store's scope sees its own patients only.
+    if (!requestContext.isAllStores()) query.where(`${PATIENT_TABLE}.store_id`, requestContext.store().id);
+    const { rows, total } = await runSearch<PatientRow>(query, searchCriteria, {
+      fields: PATIENT_SEARCH_FIELDS,
+      columns: SEARCH_COLUMNS,
+      dialect: this.connection.dialect,
+      tieBreaker: `${PATIENT_TABLE}.patient_id`,
+    });
+    return { items: rows.map(toPatient), search_criteria: searchCriteriaOutput(searchCriteria), total_count: total };
   }
 }

@@ -1,0 +1,42 @@
+import { defineContract, Joi } from '#framework';
+import type { StockItemInterface } from './Data/StockItemInterface.js';
+import { MAX_STOCK_QTY } from './ProductRepositoryInterface.js';
+
+/** Magento's `CatalogInventory\Api\StockRegistryInterface`, the part REST clients read. */
+export interface StockRegistryInterface {
+  /** The product's stock item; 404 when the sku names no product. */
+  getStockItemBySku(productSku: string): Promise<StockItemInterface>;
+  /**
+   * PUT /V1/products/:productSku/stockItems/:itemId: sets the product's qty and/or stock status
+   * (the other stock item fields are accepted and ignored); answers the item id. 404 for an
+   * unknown sku. Needs an all-stores caller, like every catalog write.
+   */
+  updateStockItemBySku(productSku: string, stockItem: StockItemInput): Promise<number>;
+}
+
+export interface StockItemInput {
+  qty?: number;
+  is_in_stock?: boolean;
+}
+
+export const StockRegistryInterface = defineContract<StockRegistryInterface>('Dispensary\\Catalog\\Api\\StockRegistryInterface', {
+  getStockItemBySku: {
+    params: [{ name: 'productSku', schema: Joi.string().trim().min(1).max(64).required() }],
+    description: 'The stock item of a product',
+  },
+  updateStockItemBySku: {
+    params: [
+      { name: 'productSku', schema: Joi.string().trim().min(1).max(64).required() },
+      {
+        name: 'stockItem',
+        schema: Joi.object({
+          qty: Joi.number().min(-MAX_STOCK_QTY).max(MAX_STOCK_QTY),
+          is_in_stock: Joi.boolean().truthy(1).falsy(0),
+        })
+          .unknown(true)
+          .required(),
+      },
+    ],
+    description: "Set a product's stock quantity and status; answers the stock item id",
+  },
+});
