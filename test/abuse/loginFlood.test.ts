@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import request, { type Response } from 'supertest';
 import type { PasswordHasher } from '../../modules/Dispensary/Integration/Model/PasswordHasher.js';
 import { TestApp } from '../support/testApp.js';
-import { createAdmin, FAST_HASHING, INVALID_CREDENTIALS, login } from '../modules/Integration/support.js';
+import { createAdmin, FakeClock, FAST_HASHING, INVALID_CREDENTIALS, login } from '../modules/Integration/support.js';
 
 const FLOOD = 64;
 
@@ -65,7 +65,8 @@ describe('Abuse: anonymous login floods', () => {
     let t: TestApp;
     let token: string;
     before(async () => {
-      t = await TestApp.start({ passwordHashing: { ...FAST_HASHING, concurrency: 1, queue: 64 } });
+      // A clock that stands still: the address's bucket does not refill while the flood lasts.
+      t = await TestApp.start({ clock: new FakeClock(), passwordHashing: { ...FAST_HASHING, concurrency: 1, queue: 64 } });
       await createAdmin(t, 'admin', 'secret123');
       token = await t.integrationToken({ allStores: true });
     });

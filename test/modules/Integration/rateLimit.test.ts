@@ -38,7 +38,7 @@ describe('Integration: the admin token route\'s per-address limit', () => {
   describe('when TRUST_PROXY trusts the loopback proxy', () => {
     let t: TestApp;
     before(async () => {
-      t = await TestApp.start({ trustProxy: 'loopback', passwordHashing: FAST_HASHING, adminLogin: { rateLimit: 2, lockoutFailures: 0, failureDelayMs: 0 } });
+      t = await TestApp.start({ clock: new FakeClock(), trustProxy: 'loopback', passwordHashing: FAST_HASHING, adminLogin: { rateLimit: 2, lockoutFailures: 0, failureDelayMs: 0 } });
     });
     after(async () => t?.stop());
 
