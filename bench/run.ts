@@ -10,6 +10,8 @@
  * --profile-scenario add|update|get,
  * --baseline <git ref> (that revision's service runs too, interleaved: before/after figures),
  * --scaling-servers a,b, --out <name> (var/bench/<name>.json and .md instead of results).
+ * --scenario login-flood [--seconds S] [--baseline <ref>]: only the login-flood measurement
+ * (bench/lib/loginFlood.ts), written to var/bench/login-flood.{json,md}.
  * DATABASE_URL=mysql://... or
  * postgres://... runs on that server in a database / schema of its own (raw is SQLite-only).
  */
@@ -21,6 +23,7 @@ import { prepareBaseline } from './lib/baseline.js';
 import { runBench, type BenchOptions } from './lib/bench.js';
 import { FULL_SHAPE, SCENARIOS, SMOKE_SHAPE, type Scenario } from './lib/data.js';
 import { ALL_SERVER_KINDS, SERVER_KINDS, type ServerKind } from './lib/proc.js';
+import { floodMarkdown, runLoginFlood } from './lib/loginFlood.js';
 import { markdown } from './lib/report.js';
 
 process.env.LOG_LEVEL ??= 'warn';
@@ -90,6 +93,7 @@ export function writeResults(dir: string, report: Awaited<ReturnType<typeof runB
 }
 
 async function main(): Promise<void> {
+  if (process.argv.includes('--scenario') && process.argv[process.argv.indexOf('--scenario') + 1] === 'login-flood') return loginFlood(process.argv.slice(2));
   let options = benchOptions(process.argv.slice(2));
   if (options.baselineRef) options = { ...options, baselineRoot: prepareBaseline(options.baselineRef, options.dir, options.log) };
   const report = await runBench(options);
@@ -102,6 +106,18 @@ async function main(): Promise<void> {
     process.stderr.write('Some requests failed or the servers answered differently: see above.\n');
     process.exitCode = 1;
   }
+}
+
+/** `--scenario login-flood [--seconds S] [--baseline <ref>]`: bench/lib/loginFlood.ts. */
+async function loginFlood(argv: readonly string[]): Promise<void> {
+  const options = benchOptions(argv);
+  const baselineRoot = options.baselineRef ? prepareBaseline(options.baselineRef, options.dir, options.log) : undefined;
+  const seconds = argv.includes('--seconds') ? options.seconds : 8;
+  const report = await runLoginFlood({ dir: options.dir, seconds, floodConnections: 64, baselineRoot, baselineRef: options.baselineRef, log: options.log });
+  const text = floodMarkdown(report);
+  writeFileSync(path.join(options.dir, 'login-flood.json'), `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(path.join(options.dir, 'login-flood.md'), text);
+  process.stdout.write(`\n${text}\nWritten: var/bench/login-flood.{json,md}\n`);
 }
 
 // Run only as the entry point (the smoke test imports benchOptions / writeResults).

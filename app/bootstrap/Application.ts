@@ -38,7 +38,10 @@ import { InputMapper } from '../framework/webapi/InputMapper.js';
 import { RouteRegistry } from '../framework/webapi/RouteRegistry.js';
 import { generateSchema } from '../framework/webapi/SchemaGenerator.js';
 import { swaggerPage } from '../framework/webapi/SwaggerPage.js';
+import type { AdminLoginSettings, PasswordHashingSettings } from '../framework/security/settings.js';
+import { systemClock, type Clock } from '../framework/stdlib/Clock.js';
 import { DIST_ROOT, PROJECT_ROOT } from './paths.js';
+import { defaultHashConcurrency, scryptCost, trustProxy, wholeNumber } from './settings.js';
 
 export interface DeploymentConfig {
   readonly databaseUrl: string;
@@ -53,6 +56,10 @@ export interface DeploymentConfig {
   readonly cryptKeyFile: string;
   /** OAUTH_ACCESS_TOKEN_AS_BEARER=1: an OAuth access token alone works as a Bearer token. */
   readonly oauthAccessTokenAsBearer: boolean;
+  /** ADMIN_LOCKOUT_*, ADMIN_TOKEN_RATE_*: lock-out and per-address limit of the admin token route. */
+  readonly adminLogin: AdminLoginSettings;
+  /** PASSWORD_SCRYPT_COST, PASSWORD_HASH_*: hashing strength and how many hashes run at once. */
+  readonly passwordHashing: PasswordHashingSettings;
 }
 
 export interface ApplicationOptions {
@@ -68,7 +75,11 @@ export interface ApplicationOptions {
   readonly cryptKey?: string | null;
   readonly cryptKeyFile?: string;
   readonly oauthAccessTokenAsBearer?: boolean;
+  readonly adminLogin?: Partial<AdminLoginSettings>;
+  readonly passwordHashing?: Partial<PasswordHashingSettings>;
   readonly logger?: Logger;
+  /** The time as services see it (FrameworkServices.Clock); the system clock by default. */
+  readonly clock?: Clock;
 }
 
 export const DEFAULT_DATABASE_URL = `sqlite:${path.join('var', 'db.sqlite')}`;
@@ -109,10 +120,22 @@ export class Application {
       databaseUrl: options.databaseUrl ?? process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL,
       developerMode: options.developerMode ?? process.env.MAGE_MODE === 'developer',
       bodyLimit: options.bodyLimit ?? Number(process.env.BODY_LIMIT ?? 1024 * 1024),
-      trustProxy: options.trustProxy ?? parseTrustProxy(process.env.TRUST_PROXY),
       cryptKey: options.cryptKey !== undefined ? options.cryptKey : process.env.CRYPT_KEY || null,
       cryptKeyFile: options.cryptKeyFile ?? process.env.CRYPT_KEY_FILE ?? path.join(PROJECT_ROOT, 'var', 'crypt.key'),
       oauthAccessTokenAsBearer: options.oauthAccessTokenAsBearer ?? process.env.OAUTH_ACCESS_TOKEN_AS_BEARER === '1',
+      trustProxy: options.trustProxy ?? trustProxy(process.env.TRUST_PROXY),
+      adminLogin: {
+        lockoutFailures: options.adminLogin?.lockoutFailures ?? wholeNumber('ADMIN_LOCKOUT_FAILURES', process.env.ADMIN_LOCKOUT_FAILURES, 6),
+        lockoutMinutes: options.adminLogin?.lockoutMinutes ?? wholeNumber('ADMIN_LOCKOUT_MINUTES', process.env.ADMIN_LOCKOUT_MINUTES, 30, 1),
+        rateLimit: options.adminLogin?.rateLimit ?? wholeNumber('ADMIN_TOKEN_RATE_LIMIT', process.env.ADMIN_TOKEN_RATE_LIMIT, 10),
+        rateWindowSeconds: options.adminLogin?.rateWindowSeconds ?? wholeNumber('ADMIN_TOKEN_RATE_WINDOW_SECONDS', process.env.ADMIN_TOKEN_RATE_WINDOW_SECONDS, 60, 1),
+        failureDelayMs: options.adminLogin?.failureDelayMs ?? wholeNumber('ADMIN_LOGIN_FAILURE_DELAY_MS', process.env.ADMIN_LOGIN_FAILURE_DELAY_MS, 1000),
+      },
+      passwordHashing: {
+        scryptCost: options.passwordHashing?.scryptCost ?? scryptCost('PASSWORD_SCRYPT_COST', process.env.PASSWORD_SCRYPT_COST, 2 ** 17),
+        concurrency: options.passwordHashing?.concurrency ?? wholeNumber('PASSWORD_HASH_CONCURRENCY', process.env.PASSWORD_HASH_CONCURRENCY, defaultHashConcurrency(), 1),
+        queue: options.passwordHashing?.queue ?? wholeNumber('PASSWORD_HASH_QUEUE', process.env.PASSWORD_HASH_QUEUE, 16),
+      },
     };
     const sources = options.moduleSources ?? [
       { modulesDir: path.join(PROJECT_ROOT, 'modules'), codeDir: path.join(DIST_ROOT, 'modules') },
@@ -156,6 +179,7 @@ export class Application {
       ['Framework\\Module\\ModuleList', modules],
       ['Framework\\Acl\\ResourceList', acl],
       [EventManagerInterface.name, eventManager],
+      ['Framework\\Stdlib\\Clock', options.clock ?? systemClock],
     ]);
     try {
       const pending = [...names];
@@ -256,7 +280,7 @@ export class Application {
     const filter = this.extensionAttributes.needsFiltering(returns);
     return {
       mapper: new InputMapper(spec, route.data),
-      transactional: route.method !== 'GET',
+      transactional: spec.transactional ?? route.method !== 'GET',
       invoke: async (args) => {
         service ??= this.objectManager.get<Record<string, (...args: unknown[]) => Promise<unknown>>>(route.serviceClass);
         const result = await service[method]!(...args);
@@ -311,15 +335,6 @@ function validateRoutes(
     specs.set(route, spec);
   }
   return specs;
-}
-
-/** TRUST_PROXY as Express reads it: unset, `0` or `false`: never; `true`: always; a number: that many hops; else addresses or subnets (`loopback`, `10.0.0.0/8`). */
-export function parseTrustProxy(value: string | undefined): boolean | number | string {
-  const text = (value ?? '').trim();
-  if (text === '' || text === '0' || text.toLowerCase() === 'false') return false;
-  if (text.toLowerCase() === 'true') return true;
-  if (/^\d+$/.test(text)) return Number(text);
-  return text;
 }
 
 function ensureDirectoryFor(config: Knex.Config): void {

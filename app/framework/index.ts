@@ -70,6 +70,8 @@ export {
   type SortOrder,
   type ConditionType,
 } from './api/search/index.js';
+export { systemClock, type Clock } from './stdlib/Clock.js';
+export type { AdminLoginSettings, PasswordHashingSettings } from './security/settings.js';
 
 /** Names of the services the runtime binds, for `@inject(...)`. */
 export const FrameworkServices = {
@@ -82,4 +84,6 @@ export const FrameworkServices = {
   AclResources: 'Framework\\Acl\\ResourceList',
   /** Framework\Event\ManagerInterface: dispatch(name, data) to the observers of etc/events.xml. */
   EventManager: 'Framework\\Event\\ManagerInterface',
+  /** The current time ({@link Clock}); tests replace it through ApplicationOptions.clock. */
+  Clock: 'Framework\\Stdlib\\Clock',
 } as const;

@@ -37,6 +37,8 @@ export interface RequestContextData {
   readonly requestId: string;
   readonly store: Store;
   caller: Caller;
+  /** The client's address: the socket's, or X-Forwarded-For's as far as TRUST_PROXY allows. */
+  readonly clientAddress?: string;
   /** The unit of work's transaction, while one is open. */
   transaction?: Knex.Transaction;
 }

@@ -31,6 +31,14 @@ export interface MethodSpec {
   readonly description?: string;
   /** The data interface the method answers (a list of them: its name + `[]`), for extension attributes in REST output and the schema. */
   readonly returns?: DataInterface | string;
+  /**
+   * Whether the web API runs the call inside the request's unit of work (one transaction).
+   * Omitted: writes (POST, PUT, DELETE, PATCH) do and reads (GET) do not. `false` for a method
+   * that must not hold a pooled connection while it works, such as a login that hashes a
+   * password: its queries then run on the pool one by one, and it opens its own short
+   * transaction where several writes must commit together.
+   */
+  readonly transactional?: boolean;
 }
 
 export type MethodSpecs<T> = {

@@ -60,7 +60,13 @@ export class AuthenticationException extends LocalizedException {
 export class WebapiException extends LocalizedException {
   override readonly httpStatus: number;
 
-  constructor(httpStatus: number, phrase: string, parameters: Parameters = {}) {
+  constructor(
+    httpStatus: number,
+    phrase: string,
+    parameters: Parameters = {},
+    /** Response headers that go with the error, e.g. `Retry-After`. */
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
     super(phrase, parameters);
     this.httpStatus = httpStatus;
   }

@@ -1,2 +1,3 @@
 export * from './LocalizedException.js';
 export * from './InputException.js';
+export * from './TooManyRequestsException.js';

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { InputException } from '../exception/InputException.js';
-import { LocalizedException, renderPhrase } from '../exception/LocalizedException.js';
+import { LocalizedException, renderPhrase, WebapiException } from '../exception/LocalizedException.js';
 import type { Logger } from '../logger.js';
 
 export interface ErrorBody {
@@ -18,6 +18,8 @@ export interface ErrorBody {
 export interface RenderedError {
   readonly status: number;
   readonly body: ErrorBody;
+  /** Headers the error carries, e.g. `Retry-After` on a 429. */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export class ErrorRenderer {
@@ -35,7 +37,7 @@ export class ErrorRenderer {
       }
       if (error.httpStatus >= 500) this.logger.error({ err: (error as { cause?: unknown }).cause ?? error }, renderPhrase(error.phrase, error.parameters));
       if (this.developerMode) body.trace = error.stack ?? '';
-      return { status: error.httpStatus, body };
+      return { status: error.httpStatus, body, headers: error instanceof WebapiException ? error.headers : undefined };
     }
     const reportId = `webapi-${randomBytes(6).toString('hex')}`;
     this.logger.error({ err: error, reportId }, 'Unexpected error in web API call');

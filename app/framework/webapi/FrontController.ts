@@ -71,6 +71,7 @@ export class FrontController {
       this.send(res, 200, output);
     } catch (error) {
       const rendered = this.options.errors.render(translateDatabaseError(error));
+      for (const [name, value] of Object.entries(rendered.headers ?? {})) res.setHeader(name, value);
       this.send(res, rendered.status, rendered.body);
     }
   };
@@ -97,7 +98,8 @@ export class FrontController {
     if (!match) throw new WebapiException(404, NO_ROUTE);
     const { route, pathParams } = match;
 
-    const context: RequestContextData = { requestId: randomUUID(), store, caller: GUEST };
+    // req.ip follows Express's `trust proxy` (TRUST_PROXY): the socket's address unless told otherwise.
+    const context: RequestContextData = { requestId: randomUUID(), store, caller: GUEST, clientAddress: req.ip ?? req.socket.remoteAddress };
     return requestContext.run(context, async () => {
       context.caller = await this.authorize(req, route.definition.resources, store, defaultScope);
       const body = await this.readBody(req);

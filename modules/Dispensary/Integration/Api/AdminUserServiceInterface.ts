@@ -1,9 +1,25 @@
 import { defineContract, Joi } from '#framework';
 
+export interface AdminAuthentication {
+  /** The user's id when the credentials are right, else null. */
+  readonly userId: number | null;
+  /** The user name as stored (the login may spell it in another case). */
+  readonly username: string | null;
+  /** Why it failed, for the log only: never tell the caller. */
+  readonly failure?: 'unknown user' | 'wrong password';
+}
+
 export interface AdminUserServiceInterface {
   create(username: string, password: string): Promise<number>;
   /** The user id when the credentials are right, else null (same time either way). */
   verify(username: string, password: string): Promise<number | null>;
+  /**
+   * Checks the credentials with the same work whether the user exists or not; user names match
+   * case-insensitively. A right password stored with weaker hashing parameters is rehashed.
+   */
+  authenticate(username: string, password: string): Promise<AdminAuthentication>;
+  /** The id of the user of that name (any case), or null. */
+  getIdByUsername(username: string): Promise<number | null>;
 }
 
 export const AdminUserServiceInterface = defineContract<AdminUserServiceInterface>('Dispensary\\Integration\\Api\\AdminUserServiceInterface', {
@@ -19,4 +35,11 @@ export const AdminUserServiceInterface = defineContract<AdminUserServiceInterfac
       { name: 'password', schema: Joi.string().required() },
     ],
   },
+  authenticate: {
+    params: [
+      { name: 'username', schema: Joi.string().required() },
+      { name: 'password', schema: Joi.string().required() },
+    ],
+  },
+  getIdByUsername: { params: [{ name: 'username', schema: Joi.string().required() }] },
 });

@@ -1,31 +1,71 @@
-import { ConnectionProvider, FrameworkServices, InputException, inject, injectable, isUniqueViolation, nowTimestamp } from '#framework';
-import type { AdminUserServiceInterface } from '../Api/AdminUserServiceInterface.js';
-import { checkPasswordStrength, DUMMY_HASH, hashPassword, verifyPassword } from './password.js';
+import { ConnectionProvider, FrameworkServices, InputException, inject, injectable, isUniqueViolation, nowTimestamp, type Logger } from '#framework';
+import type { AdminAuthentication, AdminUserServiceInterface } from '../Api/AdminUserServiceInterface.js';
+import { checkPasswordStrength } from './password.js';
+import { PasswordHasher } from './PasswordHasher.js';
+import { isStorableKey, usernameKey } from './usernameKey.js';
+
+interface UserRow {
+  user_id: number;
+  username: string;
+  password_hash: string;
+}
 
 @injectable()
 export class AdminUserService implements AdminUserServiceInterface {
-  constructor(@inject(FrameworkServices.ConnectionProvider) private readonly connection: ConnectionProvider) {}
+  constructor(
+    @inject(FrameworkServices.ConnectionProvider) private readonly connection: ConnectionProvider,
+    @inject('Dispensary\\Integration\\Model\\PasswordHasher') private readonly hasher: PasswordHasher,
+    @inject(FrameworkServices.Logger) private readonly logger: Logger,
+  ) {}
 
   async create(username: string, password: string): Promise<number> {
-    const name = username.trim();
-    if (!name || name.length > 64) throw InputException.invalidFieldValue('username', username);
+    const name = username.trim().normalize('NFC');
+    const key = usernameKey(name);
+    if (!name || [...name].length > 64 || !isStorableKey(key)) throw InputException.invalidFieldValue('username', username);
     const weakness = checkPasswordStrength(password);
     if (weakness) throw new InputException([{ phrase: weakness, parameters: {} }]);
+    const hash = await this.hasher.hash(password);
     try {
-      await this.connection.get()('admin_user').insert({ username: name, password_hash: await hashPassword(password), created_at: nowTimestamp() });
+      await this.connection.get()('admin_user').insert({ username: name, username_key: key, password_hash: hash, created_at: nowTimestamp() });
     } catch (error) {
       if (isUniqueViolation(error)) throw new InputException([{ phrase: 'An admin user named "%username" already exists.', parameters: { username: name } }]);
       throw error;
     }
-    const row = (await this.connection.get()('admin_user').where({ username: name }).first('user_id')) as { user_id: number };
-    return row.user_id;
+    return (await this.getIdByUsername(name))!;
   }
 
   async verify(username: string, password: string): Promise<number | null> {
-    const row = (await this.connection.get()('admin_user').where({ username: username.trim() }).first()) as
-      | { user_id: number; password_hash: string }
-      | undefined;
-    const ok = await verifyPassword(password, row?.password_hash ?? DUMMY_HASH);
-    return row && ok ? row.user_id : null;
+    return (await this.authenticate(username, password)).userId;
+  }
+
+  async authenticate(username: string, password: string): Promise<AdminAuthentication> {
+    const row = await this.find(username);
+    // The query has released its connection: nothing is held while the password hashes.
+    const check = await this.hasher.verify(password, row?.password_hash ?? null);
+    if (!row) return { userId: null, username: null, failure: 'unknown user' };
+    if (!check.ok) return { userId: null, username: null, failure: 'wrong password' };
+    if (check.needsRehash) await this.rehash(row, password);
+    return { userId: row.user_id, username: row.username };
+  }
+
+  async getIdByUsername(username: string): Promise<number | null> {
+    return (await this.find(username))?.user_id ?? null;
+  }
+
+  private async find(username: string): Promise<UserRow | undefined> {
+    const key = usernameKey(username);
+    // A key no user can have (too long, control characters) is not looked up at all.
+    if (!isStorableKey(key)) return undefined;
+    return (await this.connection.get()('admin_user').where({ username_key: key }).first('user_id', 'username', 'password_hash')) as UserRow | undefined;
+  }
+
+  /** Stores the password again at today's strength, unless it changed meanwhile; a failure only logs. */
+  private async rehash(row: UserRow, password: string): Promise<void> {
+    try {
+      const hash = await this.hasher.hash(password);
+      await this.connection.get()('admin_user').where({ user_id: row.user_id, password_hash: row.password_hash }).update({ password_hash: hash });
+    } catch (error) {
+      this.logger.warn({ err: error, userId: row.user_id }, 'could not rehash an admin password; it stays as it was');
+    }
   }
 }

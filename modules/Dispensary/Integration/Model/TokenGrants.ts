@@ -9,6 +9,7 @@ import {
   nowTimestamp,
   type AuthorizationRequest,
   type Caller,
+  type Clock,
   type Knex,
 } from '#framework';
 import type { IntegrationTokenRequest } from '../Api/IntegrationTokenServiceInterface.js';
@@ -54,6 +55,7 @@ export class TokenGrants {
     @inject(StoreRepositoryInterface) private readonly stores: StoreRepositoryInterface,
     @inject(FrameworkServices.AclResources) private readonly acl: ReadonlyMap<string, AclNode>,
     @inject(FrameworkServices.ConnectionProvider) private readonly connection: ConnectionProvider,
+    @inject(FrameworkServices.Clock) private readonly clock: Clock,
   ) {}
 
   /** Checks the request as `integration:token:create` does; throws InputException. */
@@ -111,7 +113,7 @@ export class TokenGrants {
   grant(row: TokenRow, request: AuthorizationRequest): Caller {
     const denied = () => AuthorizationException.forResources(request.resources);
     if (row.revoked_at !== null || (row.kind !== 'admin' && row.active_name === null)) throw denied();
-    if (row.expires_at !== null && row.expires_at <= nowTimestamp()) throw denied();
+    if (row.expires_at !== null && row.expires_at <= nowTimestamp(this.clock.now())) throw denied();
     if (row.store_id !== null && row.store_id !== request.store.id) throw denied();
     const granted = row.resources === null ? null : (JSON.parse(row.resources) as string[]);
     if (granted !== null) {
