@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { requestContext } from '../context/RequestContext.js';
 import { WebapiException } from '../exception/LocalizedException.js';
-import { isRetryableConflict, isUnavailable } from './dialect.js';
+import { isRetryableConflict, isUnavailable, storageFailure } from './dialect.js';
 
 export const SERVICE_UNAVAILABLE = 'The service is temporarily unavailable. Try again later.';
 
@@ -41,7 +41,7 @@ export class UnitOfWork {
 }
 
 export function translateDatabaseError(error: unknown): unknown {
-  if (isUnavailable(error)) {
+  if (isUnavailable(error) || storageFailure(error)) {
     const unavailable = new WebapiException(503, SERVICE_UNAVAILABLE);
     (unavailable as { cause?: unknown }).cause = error;
     return unavailable;
