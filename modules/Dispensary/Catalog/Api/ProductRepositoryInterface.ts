@@ -1,4 +1,5 @@
 import { defineContract, Joi } from '#framework';
+import { skuSchema } from './skuKey.js';
 import { PRODUCT_STATUS_DISABLED, PRODUCT_STATUS_ENABLED, type ProductInput, type ProductInterface } from './Data/ProductInterface.js';
 
 /** Magento product fields accepted on input and ignored. */
@@ -32,7 +33,7 @@ export const ProductRepositoryInterface = defineContract<ProductRepositoryInterf
       {
         name: 'product',
         schema: Joi.object({
-          sku: Joi.string().trim().min(1).max(64).required(),
+          sku: skuSchema.required(),
           name: Joi.string().trim().min(1).max(255).required(),
           price: Joi.number().min(0).max(1e12),
           // min/max rather than valid(): one error per bad value (valid() adds a second one for non-numbers).
@@ -47,6 +48,6 @@ export const ProductRepositoryInterface = defineContract<ProductRepositoryInterf
       },
     ],
   },
-  get: { params: [{ name: 'sku', schema: Joi.string().trim().min(1).max(64).required() }] },
+  get: { params: [{ name: 'sku', schema: skuSchema.required() }] },
   getBySkus: { params: [{ name: 'skus', schema: Joi.array().items(Joi.string()).required() }] },
 });
