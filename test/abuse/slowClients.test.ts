@@ -37,6 +37,21 @@ describe('Abuse: large bodies and slow clients', () => {
     }
   });
 
+  it('should answer 413 to a chunked body as soon as it passes the limit, before it ends', async () => {
+    const client = new RawClient(server.port);
+    try {
+      client.write('POST /rest/V1/integration/admin/token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n');
+      const chunk = `{"username":"${'x'.repeat(64 * 1024)}`;
+      // 20 chunks of 64 KiB pass the 1 MiB limit; the terminating chunk is never sent.
+      for (let i = 0; i < 20; i++) client.write(`${Buffer.byteLength(chunk).toString(16)}\r\n${chunk}\r\n`);
+      expect(await client.waitForResponse(5_000), client.response.slice(0, 200)).to.equal(true);
+      expect(client.status()).to.equal(413);
+      expect(client.body()).to.deep.equal({ message: 'The request body is larger than the limit of %limit bytes.', parameters: { limit: 1048576 } });
+    } finally {
+      client.destroy();
+    }
+  });
+
   it('should answer 408 to a body trickled in slower than BODY_TIMEOUT_MS, before the client has sent it all', async () => {
     const client = new RawClient(server.port);
     try {

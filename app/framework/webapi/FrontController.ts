@@ -186,13 +186,27 @@ export class FrontController {
     }
     const timeoutMs = this.options.bodyTimeoutMs ?? 30_000;
     await new Promise<void>((resolve, reject) => {
-      // A body trickled in slowly holds a connection: past the timeout it answers 408 and the connection closes.
-      const timer = setTimeout(() => {
+      const fail = (error: WebapiException) => {
+        cleanup();
         req.res!.setHeader('Connection', 'close');
-        reject(new WebapiException(408, BODY_TIMEOUT, { timeout: timeoutMs }));
-      }, timeoutMs);
-      this.parseJson(req, req.res!, (err) => {
+        reject(error);
+      };
+      // A body trickled in slowly holds a connection: past the timeout it answers 408 and the connection closes.
+      const timer = setTimeout(() => fail(new WebapiException(408, BODY_TIMEOUT, { timeout: timeoutMs })), timeoutMs);
+      // A chunked body has no length to check up front: answer 413 as soon as it passes the limit
+      // (body-parser itself would read it to the end first). Raw bytes: inflated ones are never fewer.
+      let received = 0;
+      const count = (chunk: Buffer) => {
+        received += chunk.length;
+        if (received > this.options.bodyLimit) fail(new WebapiException(413, BODY_TOO_LARGE, { limit: this.options.bodyLimit }));
+      };
+      const cleanup = () => {
         clearTimeout(timer);
+        req.removeListener('data', count);
+      };
+      req.on('data', count);
+      this.parseJson(req, req.res!, (err) => {
+        cleanup();
         if (err) reject(bodyError(err as BodyParserError));
         else resolve();
       });
