@@ -37,6 +37,19 @@ describe('Abuse: large bodies and slow clients', () => {
     }
   });
 
+  it('should close the connection after refusing a caller whose huge body it never read', async () => {
+    const client = new RawClient(server.port);
+    try {
+      client.write(`POST /rest/all/V1/products HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${512 * 1024 * 1024}\r\n\r\n{`);
+      expect(await client.waitForResponse(5_000)).to.equal(true);
+      expect(client.status()).to.equal(401);
+      const closed = await Promise.race([client.closed.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 5_000))]);
+      expect(closed, 'the server kept the connection open to read 512 MiB').to.equal(true);
+    } finally {
+      client.destroy();
+    }
+  });
+
   it('should answer 413 to a chunked body as soon as it passes the limit, before it ends', async () => {
     const client = new RawClient(server.port);
     try {
