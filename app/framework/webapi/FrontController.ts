@@ -82,10 +82,10 @@ export class FrontController {
       this.options.health?.observe(error);
       const rendered = this.options.errors.render(translateDatabaseError(error), trace.requestId);
       if (rendered.reportId) trace.reportId = rendered.reportId;
-      // A body that timed out was answered already.
       // An answer before the body was read (401, 404, 413...): close the connection rather than
       // let node read and discard whatever the client still sends.
       if (!req.complete && !res.headersSent) res.setHeader('Connection', 'close');
+      // A body that timed out was answered already.
       if (!res.headersSent) this.send(res, rendered.status, rendered.body);
     }
   };
