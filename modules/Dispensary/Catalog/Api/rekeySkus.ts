@@ -13,19 +13,29 @@ export interface SkuKeyRow {
   readonly group?: string;
 }
 
-/** Gives each row its new key unless a row keeping its key, or an older re-keyed row, holds it already. */
+/**
+ * Gives each row its new key unless another row holds it: a row that keeps its key (or cannot
+ * move, so keeps its old one), or an older re-keyed row. Repeats until no move collides.
+ */
 export async function rekeySkus(knex: Knex, table: string, rows: readonly SkuKeyRow[]): Promise<void> {
-  const held = new Set(rows.filter((r) => r.key === r.oldKey).map((r) => `${r.group ?? ''}\u0001${r.key}`));
-  const changes = [];
-  for (const row of rows) {
-    if (row.key === row.oldKey) continue;
-    const slot = `${row.group ?? ''}\u0001${row.key}`;
-    if (held.has(slot)) continue;
-    held.add(slot);
-    changes.push(row);
+  const slot = (row: SkuKeyRow, key: string) => `${row.group ?? ''}\u0001${key}`;
+  const changed = rows.filter((r) => r.key !== r.oldKey);
+  const moving = new Set(changed);
+  for (let collided = true; collided; ) {
+    collided = false;
+    const held = new Set(rows.filter((r) => !moving.has(r)).map((r) => slot(r, r.oldKey)));
+    const claimed = new Set<string>();
+    for (const row of changed) {
+      if (!moving.has(row)) continue;
+      const target = slot(row, row.key);
+      if (held.has(target) || claimed.has(target)) {
+        moving.delete(row);
+        collided = true;
+      } else claimed.add(target);
+    }
   }
-  // Park changed rows on a key no sku can produce (a control character) first, so the order of the
+  // Park moving rows on a key no sku can produce (a control character) first, so the order of the
   // updates can never collide on the unique index.
-  for (const change of changes) await knex(table).where({ entity_id: change.id }).update({ sku_key: `\u0001rekey:${change.id}` });
-  for (const change of changes) await knex(table).where({ entity_id: change.id }).update({ sku_key: change.key, sku: change.sku.trim().normalize('NFC') });
+  for (const row of moving) await knex(table).where({ entity_id: row.id }).update({ sku_key: `\u0001rekey:${row.id}` });
+  for (const row of moving) await knex(table).where({ entity_id: row.id }).update({ sku_key: row.key, sku: row.sku.trim().normalize('NFC') });
 }
