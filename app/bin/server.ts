@@ -1,13 +1,20 @@
 /**
  * `npm start`: applies pending migrations and data installers, then serves the REST API.
- * SIGTERM/SIGINT: stop accepting, let requests in flight finish, close the pool, exit 0.
+ * SIGTERM/SIGINT: stop accepting, let requests in flight finish (SHUTDOWN_GRACE_MS at most),
+ * close the pool, flush the logs (bounded), exit 0. Whatever hangs (a pool that will not close,
+ * a stdout nobody reads), the process is gone within the grace period plus one second; a second
+ * signal exits at once.
  */
 import 'reflect-metadata';
-import type { Server } from 'node:http';
 import { Application } from '../bootstrap/Application.js';
+import { createHttpServer } from '../bootstrap/HttpServer.js';
 import { redactUrl } from '../framework/db/dialect.js';
+import { flushLogs } from '../framework/logger.js';
 
 const SHUTDOWN_GRACE_MS = Number(process.env.SHUTDOWN_GRACE_MS ?? 10_000);
+/** What the shutdown may take beyond the grace period: closing the pool, flushing the logs. */
+const SHUTDOWN_SLACK_MS = 1_000;
+const SIGNAL_EXIT_CODES: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
 
 async function main(): Promise<void> {
   const app = await Application.create({ area: 'webapi_rest' });
@@ -15,17 +22,21 @@ async function main(): Promise<void> {
   if (migrations.length) app.logger.info({ migrations }, 'applied migrations');
   const port = Number(process.env.PORT ?? 3000);
   const host = process.env.HOST;
+  const server = createHttpServer(app);
   const onListening = () => {
     const address = server.address();
     const actualPort = typeof address === 'object' && address ? address.port : port;
     app.logger.info({ port: actualPort, database: redactUrl(app.config.databaseUrl), modules: app.modules.map((m) => m.name) }, `listening on port ${actualPort}`);
   };
-  const server: Server = host ? app.http().listen(port, host, onListening) : app.http().listen(port, onListening);
-  server.keepAliveTimeout = 5_000;
+  if (host) server.listen(port, host, onListening);
+  else server.listen(port, onListening);
 
   let stopping = false;
   const stop = (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      // The operator asked twice: do not wait any longer.
+      process.exit(SIGNAL_EXIT_CODES[signal] ?? 1);
+    }
     stopping = true;
     app.logger.info({ signal }, 'shutting down: finishing requests in flight');
     const force = setTimeout(() => {
@@ -33,12 +44,15 @@ async function main(): Promise<void> {
       server.closeAllConnections();
     }, SHUTDOWN_GRACE_MS);
     force.unref();
+    // The hard bound: nothing (a pool that never closes, a log reader that never reads) keeps the process past it.
+    setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS + SHUTDOWN_SLACK_MS).unref();
     // Keep-alive connections close as soon as their request in flight is answered.
     const sweep = setInterval(() => server.closeIdleConnections(), 50);
     server.close(async () => {
       clearInterval(sweep);
-      await app.close();
+      await app.close().catch((error: unknown) => app.logger.error({ err: error }, 'closing the database pool failed'));
       app.logger.info('stopped');
+      await flushLogs(SHUTDOWN_SLACK_MS / 2);
       process.exit(0);
     });
     server.closeIdleConnections();
@@ -51,6 +65,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? (error.name === 'ConfigError' ? error.message : error.stack) : String(error)}\n`);
+  process.stderr.write(`${error instanceof Error ? (error.name === 'ConfigError' || error.name === 'DatabaseStorageError' ? error.message : error.stack) : String(error)}\n`);
   process.exit(1);
 });

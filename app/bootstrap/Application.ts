@@ -36,6 +36,12 @@ import { ErrorRenderer } from '../framework/webapi/ErrorRenderer.js';
 import { FrontController, type RouteTarget } from '../framework/webapi/FrontController.js';
 import { InputMapper } from '../framework/webapi/InputMapper.js';
 import { RouteRegistry } from '../framework/webapi/RouteRegistry.js';
+import { DEFAULT_MAX_JSON_DEPTH } from '../framework/webapi/InputSafety.js';
+import { DatabaseHealth } from '../framework/db/DatabaseHealth.js';
+import { Metrics } from '../framework/observability/Metrics.js';
+import { metricsEndpoint } from '../framework/observability/metricsEndpoint.js';
+import { requestObserver } from '../framework/observability/RequestObserver.js';
+import { traceOf } from '../framework/observability/RequestTrace.js';
 import { generateSchema } from '../framework/webapi/SchemaGenerator.js';
 import { swaggerPage } from '../framework/webapi/SwaggerPage.js';
 import type { AdminLoginSettings, PasswordHashingSettings } from '../framework/security/settings.js';
@@ -60,6 +66,16 @@ export interface DeploymentConfig {
   readonly adminLogin: AdminLoginSettings;
   /** PASSWORD_SCRYPT_COST, PASSWORD_HASH_*: hashing strength and how many hashes run at once. */
   readonly passwordHashing: PasswordHashingSettings;
+  /** Deepest nesting of arrays and objects a JSON body may have (64). */
+  readonly maxJsonDepth: number;
+  /** How long the whole request body may take to arrive, from when it is first read (30 s). */
+  readonly bodyTimeoutMs: number;
+  /** How long the request headers may take to arrive (20 s; node's headersTimeout). */
+  readonly headersTimeoutMs: number;
+  /** How long the whole request may take to arrive (60 s; node's requestTimeout). */
+  readonly requestTimeoutMs: number;
+  /** Bearer token a scraper of GET /metrics must send; unset: /metrics answers loopback clients only. */
+  readonly metricsToken: string | undefined;
 }
 
 export interface ApplicationOptions {
@@ -77,6 +93,11 @@ export interface ApplicationOptions {
   readonly oauthAccessTokenAsBearer?: boolean;
   readonly adminLogin?: Partial<AdminLoginSettings>;
   readonly passwordHashing?: Partial<PasswordHashingSettings>;
+  readonly maxJsonDepth?: number;
+  readonly bodyTimeoutMs?: number;
+  readonly headersTimeoutMs?: number;
+  readonly requestTimeoutMs?: number;
+  readonly metricsToken?: string;
   readonly logger?: Logger;
   /** The time as services see it (FrameworkServices.Clock); the system clock by default. */
   readonly clock?: Clock;
@@ -95,6 +116,9 @@ const FRAMEWORK_TYPES = new Map<string, unknown>([
 
 export class Application {
   private expressApp?: express.Express;
+  private metricsInstance?: Metrics;
+  /** Whether writes work; /health reports it. */
+  readonly health: DatabaseHealth;
 
   private constructor(
     readonly area: Area,
@@ -111,7 +135,14 @@ export class Application {
     /** etc/events.xml merged for this area. */
     readonly events: EventConfig,
     readonly extensionAttributes: ExtensionAttributesProcessor,
-  ) {}
+  ) {
+    this.health = new DatabaseHealth(knex);
+  }
+
+  /** The Prometheus metrics of this application (made with the HTTP app). */
+  get metrics(): Metrics {
+    return (this.metricsInstance ??= new Metrics(this.knex));
+  }
 
   static async create(options: ApplicationOptions = {}): Promise<Application> {
     const area = options.area ?? 'webapi_rest';
@@ -136,6 +167,11 @@ export class Application {
         concurrency: options.passwordHashing?.concurrency ?? wholeNumber('PASSWORD_HASH_CONCURRENCY', process.env.PASSWORD_HASH_CONCURRENCY, defaultHashConcurrency(), 1),
         queue: options.passwordHashing?.queue ?? wholeNumber('PASSWORD_HASH_QUEUE', process.env.PASSWORD_HASH_QUEUE, 16),
       },
+      maxJsonDepth: options.maxJsonDepth ?? Number(process.env.JSON_MAX_DEPTH ?? DEFAULT_MAX_JSON_DEPTH),
+      bodyTimeoutMs: options.bodyTimeoutMs ?? Number(process.env.BODY_TIMEOUT_MS ?? 30_000),
+      headersTimeoutMs: options.headersTimeoutMs ?? Number(process.env.HEADERS_TIMEOUT_MS ?? 20_000),
+      requestTimeoutMs: options.requestTimeoutMs ?? Number(process.env.REQUEST_TIMEOUT_MS ?? 60_000),
+      metricsToken: options.metricsToken ?? (process.env.METRICS_TOKEN || undefined),
     };
     const sources = options.moduleSources ?? [
       { modulesDir: path.join(PROJECT_ROOT, 'modules'), codeDir: path.join(DIST_ROOT, 'modules') },
@@ -239,6 +275,7 @@ export class Application {
     app.set('etag', false);
     app.set('query parser', 'extended');
     app.set('trust proxy', this.config.trustProxy);
+    app.use(requestObserver(this.logger, this.metrics));
     const schemas = new Map<string, unknown>();
     const registry = new RouteRegistry<RouteTarget>();
     for (const [route, spec] of this.routes) registry.add(route, this.routeTarget(route, spec));
@@ -249,6 +286,9 @@ export class Application {
       unitOfWork: new UnitOfWork(this.knex),
       errors: new ErrorRenderer(this.logger, this.config.developerMode),
       bodyLimit: this.config.bodyLimit,
+      maxJsonDepth: this.config.maxJsonDepth,
+      bodyTimeoutMs: this.config.bodyTimeoutMs,
+      health: this.health,
       schema: (scopeCode) => {
         let document = schemas.get(scopeCode);
         if (!document) schemas.set(scopeCode, (document = generateSchema(this.routes, scopeCode, this.extensionAttributes)));
@@ -256,13 +296,22 @@ export class Application {
       },
     });
     app.get('/health', async (_req, res) => {
+      traceOf(res).route = '/health';
       try {
         await this.knex.raw('select 1');
-        res.status(200).json({ status: 'ok', database: 'up' });
+        // Reads may work while writes fail: a degraded database is probed with a real write.
+        if (this.health.degraded) await this.health.probe();
+        const reason = this.health.degraded;
+        if (reason) res.status(503).json({ status: 'degraded', database: 'up', reason });
+        else res.status(200).json({ status: 'ok', database: 'up' });
       } catch (error) {
         this.logger.warn({ err: error }, 'health check: database does not answer');
         res.status(503).json({ status: 'unavailable', database: 'down' });
       }
+    });
+    app.get('/metrics', (req, res, next) => {
+      traceOf(res).route = '/metrics';
+      metricsEndpoint(this.metrics, this.config.metricsToken)(req, res).catch(next);
     });
     app.use('/rest', controller.handle);
     app.use('/swagger', swaggerPage());

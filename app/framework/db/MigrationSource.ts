@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import type { Knex } from 'knex';
 import { ConfigError } from '../config/xml.js';
 import type { ModuleDefinition } from '../module/ModuleLoader.js';
-import { isUnavailable } from './dialect.js';
+import { isUnavailable, storageFailure } from './dialect.js';
 
 export interface ModuleMigration {
   readonly name: string;
@@ -70,6 +70,10 @@ export async function migrateLatest(knex: Knex, source: ModuleMigrationSource, t
       return applied;
     } catch (error) {
       const message = (error as Error).message ?? '';
+      // knex reports a failed lock update as a LockError with only the driver's message: a
+      // read-only or full database must say so, not wait two minutes as if another process held the lock.
+      const storage = storageFailure(error) ?? storageFailureInMessage(message);
+      if (storage) throw new DatabaseStorageError(storage, message);
       const contended =
         (error as Error).name === 'LockError' ||
         /already locked|already exists|duplicate key|Duplicate entry|UNIQUE constraint failed/i.test(message);
@@ -77,4 +81,26 @@ export async function migrateLatest(knex: Knex, source: ModuleMigrationSource, t
       await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 200));
     }
   }
+}
+
+/** The database cannot be written at start-up: the message names why, for the operator. */
+export class DatabaseStorageError extends Error {
+  constructor(
+    readonly reason: string,
+    detail: string,
+  ) {
+    super(
+      reason === 'read-only'
+        ? `The database is read-only, so migrations cannot be applied: ${detail}. Make the database file and its directory writable by the service (or give the database user write access).`
+        : `The database cannot be written (${reason}), so migrations cannot be applied: ${detail}.`,
+    );
+    this.name = 'DatabaseStorageError';
+  }
+}
+
+function storageFailureInMessage(message: string): string | null {
+  if (/readonly database|read-only/i.test(message)) return 'read-only';
+  if (/database or disk is full/i.test(message)) return 'disk full';
+  if (/disk I\/O error/i.test(message)) return 'I/O error';
+  return null;
 }

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { requestContext } from '../context/RequestContext.js';
 import { WebapiException } from '../exception/LocalizedException.js';
-import { isRetryableConflict, isUnavailable } from './dialect.js';
+import { isRetryableConflict, isUnavailable, storageFailure } from './dialect.js';
 
 export const SERVICE_UNAVAILABLE = 'The service is temporarily unavailable. Try again later.';
 
@@ -20,16 +20,23 @@ export class UnitOfWork {
     const context = requestContext.current();
     if (!context) throw new Error('UnitOfWork.run() needs a request context');
     for (let attempt = 1; ; attempt++) {
+      let thrown: { error: unknown } | undefined;
       try {
         return await this.knex.transaction(async (trx) => {
           context.transaction = trx;
           try {
             return await work();
+          } catch (error) {
+            thrown = { error };
+            throw error;
           } finally {
             context.transaction = undefined;
           }
         });
-      } catch (error) {
+      } catch (rejection) {
+        // SQLite rolls back by itself on SQLITE_FULL or an I/O error, and knex's own ROLLBACK then
+        // fails ("no transaction is active"): the work's error is the one that says what happened.
+        const error = thrown ? thrown.error : rejection;
         if (attempt < this.maxAttempts && isRetryableConflict(error)) {
           await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
           continue;
@@ -41,7 +48,7 @@ export class UnitOfWork {
 }
 
 export function translateDatabaseError(error: unknown): unknown {
-  if (isUnavailable(error)) {
+  if (isUnavailable(error) || storageFailure(error)) {
     const unavailable = new WebapiException(503, SERVICE_UNAVAILABLE);
     (unavailable as { cause?: unknown }).cause = error;
     return unavailable;

@@ -45,17 +45,51 @@ export function unknownField(fieldName: string): InputError {
   return { phrase: UNKNOWN_FIELD, parameters: { fieldName } };
 }
 
-/** How a rejected value appears in a message: strings as they are, the rest as JSON, kept short. */
+const DESCRIBED_LENGTH = 200;
+
+/**
+ * How a rejected value appears in a message: strings as they are, the rest as JSON, kept short.
+ * Rendered iteratively and only as far as the message shows, so a value nested thousands deep
+ * (or a huge one) costs no more than 200 characters of work and never a stack overflow.
+ */
 export function describeValue(value: unknown): string {
   let text: string;
   if (typeof value === 'string') text = value;
   else if (value === undefined) text = '';
-  else {
-    try {
-      text = JSON.stringify(value) ?? String(value);
-    } catch {
-      text = String(value);
+  else text = boundedJson(value, DESCRIBED_LENGTH + 1);
+  return text.length > DESCRIBED_LENGTH ? `${text.slice(0, DESCRIBED_LENGTH)}...` : text;
+}
+
+/** JSON.stringify's text for plain data, cut once it passes `limit` characters. */
+function boundedJson(value: unknown, limit: number): string {
+  let out = '';
+  // Pending work: a value to render, or literal text (closing brackets, commas).
+  const stack: ({ text: string } | { value: unknown })[] = [{ value }];
+  while (stack.length > 0 && out.length < limit) {
+    const next = stack.pop()!;
+    if ('text' in next) {
+      out += next.text;
+      continue;
     }
+    const v = next.value;
+    if (Array.isArray(v)) {
+      out += '[';
+      stack.push({ text: ']' });
+      for (let i = v.length - 1; i >= 0; i--) {
+        stack.push({ value: v[i] === undefined || typeof v[i] === 'function' ? null : v[i] });
+        if (i > 0) stack.push({ text: ',' });
+      }
+    } else if (v !== null && typeof v === 'object') {
+      const entries = Object.entries(v).filter(([, e]) => e !== undefined && typeof e !== 'function');
+      out += '{';
+      stack.push({ text: '}' });
+      for (let i = entries.length - 1; i >= 0; i--) {
+        stack.push({ value: entries[i]![1] });
+        stack.push({ text: `${JSON.stringify(entries[i]![0])}:` });
+        if (i > 0) stack.push({ text: ',' });
+      }
+    } else if (typeof v === 'bigint') out += v.toString();
+    else out += JSON.stringify(v) ?? String(v);
   }
-  return text.length > 200 ? `${text.slice(0, 200)}...` : text;
+  return out;
 }

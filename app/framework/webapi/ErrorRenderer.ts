@@ -20,6 +20,8 @@ export interface RenderedError {
   readonly body: ErrorBody;
   /** Headers the error carries, e.g. `Retry-After` on a 429. */
   readonly headers?: Readonly<Record<string, string>>;
+  /** The report id a 500 body names (also in its log entry and the request's log line). */
+  readonly reportId?: string;
 }
 
 export class ErrorRenderer {
@@ -28,26 +30,27 @@ export class ErrorRenderer {
     private readonly developerMode: boolean,
   ) {}
 
-  render(error: unknown): RenderedError {
+  render(error: unknown, requestId?: string): RenderedError {
     if (error instanceof LocalizedException) {
       const body: ErrorBody = { message: error.phrase };
       if (Object.keys(error.parameters).length) body.parameters = { ...error.parameters };
       if (error instanceof InputException && error.errors.length > 1) {
         body.errors = error.errors.map((e) => ({ message: e.phrase, parameters: { ...e.parameters } }));
       }
-      if (error.httpStatus >= 500) this.logger.error({ err: (error as { cause?: unknown }).cause ?? error }, renderPhrase(error.phrase, error.parameters));
+      if (error.httpStatus >= 500) this.logger.error({ err: (error as { cause?: unknown }).cause ?? error, reqId: requestId }, renderPhrase(error.phrase, error.parameters));
       if (this.developerMode) body.trace = error.stack ?? '';
       return { status: error.httpStatus, body, headers: error instanceof WebapiException ? error.headers : undefined };
     }
     const reportId = `webapi-${randomBytes(6).toString('hex')}`;
-    this.logger.error({ err: error, reportId }, 'Unexpected error in web API call');
+    this.logger.error({ err: error, reportId, reqId: requestId }, 'Unexpected error in web API call');
     if (this.developerMode) {
       const err = error instanceof Error ? error : new Error(String(error));
-      return { status: 500, body: { message: err.message, trace: err.stack ?? '' } };
+      return { status: 500, body: { message: err.message, trace: err.stack ?? '' }, reportId };
     }
     return {
       status: 500,
       body: { message: `Internal Error. Details are available in the log. Report ID: ${reportId}` },
+      reportId,
     };
   }
 }

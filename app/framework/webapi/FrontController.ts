@@ -5,16 +5,18 @@
  * caller authorized before the body is read, so an anonymous caller learns nothing from a 400.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { randomUUID } from 'node:crypto';
 import express from 'express';
 import { ADMIN_STORE, GUEST, requestContext, type Caller, type RequestContextData, type Store } from '../context/RequestContext.js';
 import { AuthorizationException, LocalizedException, WebapiException } from '../exception/LocalizedException.js';
+import type { DatabaseHealth } from '../db/DatabaseHealth.js';
 import type { UnitOfWork } from '../db/UnitOfWork.js';
 import { translateDatabaseError } from '../db/UnitOfWork.js';
 import type { StoreResolverInterface } from '../store/StoreResolverInterface.js';
 import type { AuthorizationInterface } from './AuthorizationInterface.js';
 import type { ErrorRenderer } from './ErrorRenderer.js';
 import type { InputMapper } from './InputMapper.js';
+import { traceOf } from '../observability/RequestTrace.js';
+import { assertDepth, assertQueryParameterCount, assertSafeStrings, DEFAULT_MAX_JSON_DEPTH } from './InputSafety.js';
 import { applyFields, parseFields } from './PartialResponse.js';
 import type { RouteRegistry } from './RouteRegistry.js';
 import { snakeCaseKeys } from './naming.js';
@@ -35,6 +37,12 @@ export interface FrontControllerOptions {
   readonly errors: ErrorRenderer;
   /** Largest accepted body, in bytes. */
   readonly bodyLimit: number;
+  /** Deepest nesting of arrays and objects in a JSON body (64 by default). */
+  readonly maxJsonDepth?: number;
+  /** How long the whole body may take to arrive once reading starts; 408 after. */
+  readonly bodyTimeoutMs?: number;
+  /** Told about storage failures and about writes that committed. */
+  readonly health?: DatabaseHealth;
   /** The Swagger document of `GET /rest/<scope>/schema`, by scope code. */
   readonly schema?: (scopeCode: string) => unknown;
 }
@@ -43,8 +51,8 @@ const VERSION_SEGMENT = /^V\d+$/;
 const STORE_CODE = /^[a-z][a-z0-9_]{0,31}$/;
 const NO_ROUTE = 'Request does not match any route.';
 const PUBLIC_RESOURCES = new Set(['anonymous']);
-/** qs's parameterLimit. */
-const MAX_QUERY_PARAMETERS = 1000;
+const BODY_TOO_LARGE = 'The request body is larger than the limit of %limit bytes.';
+const BODY_TIMEOUT = 'The request body did not arrive within %timeout milliseconds.';
 
 type Request = express.Request;
 type Response = express.Response;
@@ -66,13 +74,22 @@ export class FrontController {
 
   /** Express handler mounted at `/rest`. */
   readonly handle = async (req: Request, res: Response): Promise<void> => {
+    const trace = traceOf(res);
     try {
       const output = await this.dispatch(req);
       this.send(res, 200, output);
     } catch (error) {
-      const rendered = this.options.errors.render(translateDatabaseError(error));
-      for (const [name, value] of Object.entries(rendered.headers ?? {})) res.setHeader(name, value);
-      this.send(res, rendered.status, rendered.body);
+      this.options.health?.observe(error);
+      const rendered = this.options.errors.render(translateDatabaseError(error), trace.requestId);
+      if (rendered.reportId) trace.reportId = rendered.reportId;
+      // An answer before the body was read (401, 404, 413...): close the connection rather than
+      // let node read and discard whatever the client still sends.
+      if (!req.complete && !res.headersSent) res.setHeader('Connection', 'close');
+      // A body that timed out was answered already.
+      if (!res.headersSent) {
+        for (const [name, value] of Object.entries(rendered.headers ?? {})) res.setHeader(name, value);
+        this.send(res, rendered.status, rendered.body);
+      }
     }
   };
 
@@ -90,26 +107,30 @@ export class FrontController {
     const defaultScope = segments.length > 0 && VERSION_SEGMENT.test(segments[0]!);
     const scopeCode = defaultScope ? null : (segments[0] ?? '');
     const routePath = '/' + (defaultScope ? segments : segments.slice(1)).join('/');
+    const trace = traceOf(req.res!);
     const store = await this.resolveStore(scopeCode);
+    trace.storeCode = store.code;
     if (routePath === '/schema' && req.method === 'GET' && this.options.schema) {
+      trace.route = '/schema';
       return this.options.schema(scopeCode ?? 'default');
     }
     const match = this.options.routes.match(req.method, routePath);
     if (!match) throw new WebapiException(404, NO_ROUTE);
     const { route, pathParams } = match;
+    trace.route = route.definition.url;
 
     // req.ip follows Express's `trust proxy` (TRUST_PROXY): the socket's address unless told otherwise.
-    const context: RequestContextData = { requestId: randomUUID(), store, caller: GUEST, clientAddress: req.ip ?? req.socket.remoteAddress };
+    const context: RequestContextData = { requestId: trace.requestId, store, caller: GUEST, clientAddress: req.ip ?? req.socket.remoteAddress };
     return requestContext.run(context, async () => {
       context.caller = await this.authorize(req, route.definition.resources, store, defaultScope);
+      trace.caller = context.caller;
       const body = await this.readBody(req);
       const target = route.target;
-      // qs (Express's query parser) silently drops parameters past 1000: refuse rather than answer a cut query.
-      if (queryParameterCount(req.originalUrl) > MAX_QUERY_PARAMETERS) {
-        throw new WebapiException(400, 'The query string has more than %max parameters.', { max: MAX_QUERY_PARAMETERS });
-      }
+      // The query parser drops parameters past its limit without a word: count them first.
+      assertQueryParameterCount(req.originalUrl);
       // Express 5 parses the query string on every read of req.query: read it once.
       const query = req.query as Record<string, unknown>;
+      assertSafeStrings({ pathParams, body, query });
       const args = target.mapper.map({
         pathParams,
         body,
@@ -117,7 +138,10 @@ export class FrontController {
         placeholders: placeholders(store, context.caller),
       });
       const result = target.transactional
-        ? await this.options.unitOfWork.run(() => target.invoke(args))
+        ? await this.options.unitOfWork.run(() => target.invoke(args)).then((value) => {
+            this.options.health?.writeSucceeded();
+            return value;
+          })
         : await target.invoke(args).catch((error: unknown) => {
             throw translateDatabaseError(error);
           });
@@ -162,13 +186,43 @@ export class FrontController {
         contentType: contentType || '(none)',
       });
     }
-    try {
-      await new Promise<void>((resolve, reject) => this.parseJson(req, req.res!, (err) => (err ? reject(err) : resolve())));
-    } catch (error) {
-      throw bodyError(error as BodyParserError);
+    // A declared length over the limit answers at once, before a byte of the body is read; the
+    // connection then closes, so the rest of the body is never read either.
+    const declared = Number(length);
+    if (length !== undefined && Number.isFinite(declared) && declared > this.options.bodyLimit) {
+      req.res!.setHeader('Connection', 'close');
+      throw new WebapiException(413, BODY_TOO_LARGE, { limit: this.options.bodyLimit });
     }
+    const timeoutMs = this.options.bodyTimeoutMs ?? 30_000;
+    await new Promise<void>((resolve, reject) => {
+      const fail = (error: WebapiException) => {
+        cleanup();
+        req.res!.setHeader('Connection', 'close');
+        reject(error);
+      };
+      // A body trickled in slowly holds a connection: past the timeout it answers 408 and the connection closes.
+      const timer = setTimeout(() => fail(new WebapiException(408, BODY_TIMEOUT, { timeout: timeoutMs })), timeoutMs);
+      // A chunked body has no length to check up front: answer 413 as soon as it passes the limit
+      // (body-parser itself would read it to the end first). Raw bytes: inflated ones are never fewer.
+      let received = 0;
+      const count = (chunk: Buffer) => {
+        received += chunk.length;
+        if (received > this.options.bodyLimit) fail(new WebapiException(413, BODY_TOO_LARGE, { limit: this.options.bodyLimit }));
+      };
+      const cleanup = () => {
+        clearTimeout(timer);
+        req.removeListener('data', count);
+      };
+      req.on('data', count);
+      this.parseJson(req, req.res!, (err) => {
+        cleanup();
+        if (err) reject(bodyError(err as BodyParserError));
+        else resolve();
+      });
+    });
     const body: unknown = req.body;
     if (body === undefined) return undefined;
+    assertDepth(body, this.options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH);
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw new WebapiException(400, 'The request body must be a JSON object.');
     }
@@ -181,7 +235,7 @@ function bodyError(error: BodyParserError): LocalizedException | BodyParserError
     case 'entity.parse.failed':
       return new WebapiException(400, 'Decoding error.');
     case 'entity.too.large':
-      return new WebapiException(413, 'The request body is larger than the limit of %limit bytes.', { limit: error.limit ?? 0 });
+      return new WebapiException(413, BODY_TOO_LARGE, { limit: error.limit ?? 0 });
     case 'charset.unsupported':
       return new WebapiException(415, 'The charset "%charset" is not supported. Send the body as UTF-8.', { charset: error.charset ?? '' });
     case 'encoding.unsupported':
@@ -196,15 +250,6 @@ function bodyError(error: BodyParserError): LocalizedException | BodyParserError
       }
       return error;
   }
-}
-
-/** Parameters as qs counts them: the parts between `&` (counted without splitting: most requests have none). */
-function queryParameterCount(url: string): number {
-  let at = url.indexOf('?');
-  if (at < 0) return 0;
-  let count = 1;
-  while ((at = url.indexOf('&', at + 1)) >= 0) count++;
-  return count;
 }
 
 function splitOnce(value: string, separator: string): [string, string] {

@@ -1,4 +1,5 @@
 import { defineContract, Joi, searchCriteriaParameter, type SearchCriteria, type SearchFields, type SearchResults } from '#framework';
+import { skuSchema } from './skuKey.js';
 import { PRODUCT_STATUS_DISABLED, PRODUCT_STATUS_ENABLED, type ProductInput, type ProductInterface } from './Data/ProductInterface.js';
 
 /** Magento product fields accepted on input and ignored. */
@@ -47,8 +48,6 @@ export interface ProductRepositoryInterface {
   /** Products found among these skus, keyed by skuKey(sku); missing ones are absent. One query. */
   getBySkus(skus: readonly string[]): Promise<Map<string, ProductInterface>>;
 }
-
-const skuSchema = Joi.string().trim().min(1).max(64);
 
 function productSchema(identityRequired: boolean) {
   return Joi.object({

@@ -1,6 +1,7 @@
 import { defineContract, Joi } from '#framework';
 import type { StockItemInterface } from './Data/StockItemInterface.js';
 import { MAX_STOCK_QTY } from './ProductRepositoryInterface.js';
+import { skuSchema } from './skuKey.js';
 
 /** Magento's `CatalogInventory\Api\StockRegistryInterface`, the part REST clients read. */
 export interface StockRegistryInterface {
@@ -21,12 +22,12 @@ export interface StockItemInput {
 
 export const StockRegistryInterface = defineContract<StockRegistryInterface>('Dispensary\\Catalog\\Api\\StockRegistryInterface', {
   getStockItemBySku: {
-    params: [{ name: 'productSku', schema: Joi.string().trim().min(1).max(64).required() }],
+    params: [{ name: 'productSku', schema: skuSchema.required() }],
     description: 'The stock item of a product',
   },
   updateStockItemBySku: {
     params: [
-      { name: 'productSku', schema: Joi.string().trim().min(1).max(64).required() },
+      { name: 'productSku', schema: skuSchema.required() },
       {
         name: 'stockItem',
         schema: Joi.object({

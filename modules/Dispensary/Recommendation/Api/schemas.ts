@@ -12,9 +12,10 @@ import {
   type RecommendationItemsRequest,
 } from './Data/RecommendationItemInterface.js';
 import type { RecommendationCreateRequest } from './Data/RecommendationInterface.js';
+import { MAX_SKU_LENGTH, skuSchema as catalogSkuSchema } from '../../Catalog/Api/skuKey.js';
 
 export const MAX_ITEMS_PER_REQUEST = 1000;
-export const MAX_SKU_LENGTH = 64;
+export { MAX_SKU_LENGTH };
 export const MAX_NOTE_LENGTH = 2000;
 export const MIN_QTY = 1;
 export const MAX_QTY = 10000;
@@ -74,7 +75,8 @@ function canonicalOrUndefined(value: unknown): FulfillmentType | null | undefine
   }
 }
 
-export const skuSchema = Joi.string().trim().min(1).max(MAX_SKU_LENGTH).custom(storableText);
+/** Trimmed, NFC, no control or format characters, at most MAX_SKU_LENGTH code points (the catalog's rule). */
+export const skuSchema = catalogSkuSchema;
 
 /** A JSON number or a string (strict: no joi conversion), then the exact rule. */
 const numberOrString = () => Joi.alternatives().try(Joi.number().strict(), Joi.string().strict());

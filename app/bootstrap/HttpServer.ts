@@ -1,0 +1,43 @@
+/**
+ * The HTTP server around the Express app, with the slow-client limits set: headers must arrive
+ * within HEADERS_TIMEOUT_MS and the whole request within REQUEST_TIMEOUT_MS (node's own
+ * timers); the front controller bounds the body read itself (BODY_TIMEOUT_MS). A client error
+ * node detects before any handler runs (a timeout, malformed or oversized headers) still answers
+ * a Magento-style JSON body when the socket can take one.
+ */
+import http from 'node:http';
+import type { Socket } from 'node:net';
+import type { Application } from './Application.js';
+
+const CLIENT_ERRORS: Record<string, [number, string, string]> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'The request did not arrive in time.'],
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'The request headers are too large.'],
+};
+
+export function createHttpServer(app: Application): http.Server {
+  const { headersTimeoutMs, requestTimeoutMs } = app.config;
+  const server = http.createServer(
+    {
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      // How often node looks for expired requests: often enough for the smallest timeout to hold.
+      connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(Math.min(headersTimeoutMs, requestTimeoutMs) / 4))),
+    },
+    app.http(),
+  );
+  server.keepAliveTimeout = 5_000;
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket));
+  return server;
+}
+
+function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  const response = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (socket.writable && !response?.headersSent && error.code !== 'ECONNRESET') {
+    const [status, reason, message] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'Bad Request', 'The request could not be read.'];
+    const body = JSON.stringify({ message });
+    socket.end(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroySoon();
+}
