@@ -27,6 +27,10 @@ import { StoreResolverInterface } from '../framework/store/StoreResolverInterfac
 import { AuthorizationInterface } from '../framework/webapi/AuthorizationInterface.js';
 import { ErrorRenderer } from '../framework/webapi/ErrorRenderer.js';
 import { FrontController, type RouteTarget } from '../framework/webapi/FrontController.js';
+import { AsyncController } from '../framework/webapi/AsyncController.js';
+import { BulkManagementInterface, OperationManagementInterface } from '../framework/bulk/BulkManagementInterface.js';
+import { createQueueConnection } from '../framework/queue/createQueueConnection.js';
+import type { QueueConnection } from '../framework/queue/QueueConnection.js';
 import { InputMapper } from '../framework/webapi/InputMapper.js';
 import { RouteRegistry } from '../framework/webapi/RouteRegistry.js';
 import { generateSchema } from '../framework/webapi/SchemaGenerator.js';
@@ -37,6 +41,12 @@ export interface DeploymentConfig {
   readonly developerMode: boolean;
   /** Largest request body, in bytes (1 MiB by default). */
   readonly bodyLimit: number;
+  /** RabbitMQ for the async web API (`amqp://...`); null: the `db` queue in the service's database. */
+  readonly amqpUrl: string | null;
+  /** Prefix of every exchange and queue name, so deployments sharing a broker stay apart. */
+  readonly queuePrefix: string;
+  /** How long a `db` queue message claimed by a consumer stays invisible to the others. */
+  readonly dbQueueLockTimeoutMs: number;
 }
 
 export interface ApplicationOptions {
@@ -48,6 +58,9 @@ export interface ApplicationOptions {
   readonly databaseUrl?: string;
   readonly developerMode?: boolean;
   readonly bodyLimit?: number;
+  readonly amqpUrl?: string | null;
+  readonly queuePrefix?: string;
+  readonly dbQueueLockTimeoutMs?: number;
   readonly logger?: Logger;
 }
 
@@ -59,10 +72,13 @@ const FRAMEWORK_TYPES = new Map<string, unknown>([
   [AuthorizationInterface.name, AuthorizationInterface],
   ['Framework\\Console\\CommandList', CommandList],
   ['Framework\\Setup\\DataInstallerList', DataInstallerList],
+  [BulkManagementInterface.name, BulkManagementInterface],
+  [OperationManagementInterface.name, OperationManagementInterface],
 ]);
 
 export class Application {
   private expressApp?: express.Express;
+  private readonly targets = new Map<RouteDefinition, RouteTarget>();
 
   private constructor(
     readonly area: Area,
@@ -76,6 +92,8 @@ export class Application {
     readonly routes: ReadonlyMap<RouteDefinition, MethodSpec>,
     readonly acl: ReadonlyMap<string, AclResource>,
     readonly logger: Logger,
+    /** The async web API's queue (`amqp` or `db`); connects on first use. */
+    readonly queue: QueueConnection,
   ) {}
 
   static async create(options: ApplicationOptions = {}): Promise<Application> {
@@ -85,6 +103,9 @@ export class Application {
       databaseUrl: options.databaseUrl ?? process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL,
       developerMode: options.developerMode ?? process.env.MAGE_MODE === 'developer',
       bodyLimit: options.bodyLimit ?? Number(process.env.BODY_LIMIT ?? 1024 * 1024),
+      amqpUrl: options.amqpUrl !== undefined ? options.amqpUrl : process.env.AMQP_URL || null,
+      queuePrefix: options.queuePrefix ?? process.env.QUEUE_PREFIX ?? '',
+      dbQueueLockTimeoutMs: options.dbQueueLockTimeoutMs ?? Number(process.env.DB_QUEUE_LOCK_TIMEOUT_MS ?? 60_000),
     };
     const sources = options.moduleSources ?? [
       { modulesDir: path.join(PROJECT_ROOT, 'modules'), codeDir: path.join(DIST_ROOT, 'modules') },
@@ -107,6 +128,12 @@ export class Application {
       },
     });
     const connection = new ConnectionProvider(knex, database.dialect);
+    const queue = createQueueConnection(
+      { amqpUrl: config.amqpUrl, prefix: config.queuePrefix, dbLockTimeoutMs: config.dbQueueLockTimeoutMs },
+      knex,
+      database.dialect,
+      logger,
+    );
 
     const resolver = new ClassResolver(modules, FRAMEWORK_TYPES);
     const names = ObjectManager.referencedNames(diConfig);
@@ -119,6 +146,7 @@ export class Application {
       ['Framework\\App\\DeploymentConfig', config],
       ['Framework\\Module\\ModuleList', modules],
       ['Framework\\Acl\\ResourceList', acl],
+      ['Framework\\MessageQueue\\QueueConnection', queue],
     ]);
     try {
       const pending = [...names];
@@ -140,7 +168,7 @@ export class Application {
       const objectManager = new ObjectManager(diConfig, resolver, instances);
       objectManager.bindAll(names.keys());
       const specs = validateRoutes(routes, resolver, objectManager, acl, logger);
-      return new Application(area, modules, config, database, knex, diConfig, objectManager, specs, acl, logger);
+      return new Application(area, modules, config, database, knex, diConfig, objectManager, specs, acl, logger, queue);
     } catch (error) {
       await knex.destroy();
       throw error;
@@ -171,7 +199,7 @@ export class Application {
     app.set('query parser', 'extended');
     const schemas = new Map<string, unknown>();
     const registry = new RouteRegistry<RouteTarget>();
-    for (const [route, spec] of this.routes) registry.add(route, this.routeTarget(route, spec));
+    for (const route of this.routes.keys()) registry.add(route, this.routeTarget(route));
     const controller = new FrontController({
       routes: registry,
       stores: optional(this.objectManager, StoreResolverInterface.name),
@@ -179,6 +207,12 @@ export class Application {
       unitOfWork: new UnitOfWork(this.knex),
       errors: new ErrorRenderer(this.logger, this.config.developerMode),
       bodyLimit: this.config.bodyLimit,
+      async: (checks) =>
+        new AsyncController(
+          [...this.routes.keys()].map((route) => [route, this.routeTarget(route)] as [RouteDefinition, RouteTarget]),
+          optional(this.objectManager, BulkManagementInterface.name),
+          checks,
+        ),
       schema: (scopeCode) => {
         let document = schemas.get(scopeCode);
         if (!document) schemas.set(scopeCode, (document = generateSchema(this.routes, scopeCode)));
@@ -202,10 +236,15 @@ export class Application {
     return app;
   }
 
-  private routeTarget(route: RouteDefinition, spec: MethodSpec): RouteTarget {
+  /** The contract call behind a route, as the front controller and the async consumers make it. */
+  routeTarget(route: RouteDefinition): RouteTarget {
+    const known = this.targets.get(route);
+    if (known) return known;
+    const spec = this.routes.get(route);
+    if (!spec) throw new Error(`Unknown route ${route.method} ${route.url}`);
     const method = route.serviceMethod;
     let service: Record<string, (...args: unknown[]) => Promise<unknown>> | undefined;
-    return {
+    const target: RouteTarget = {
       mapper: new InputMapper(spec, route.data),
       transactional: route.method !== 'GET',
       invoke: (args) => {
@@ -213,9 +252,12 @@ export class Application {
         return service[method]!(...args);
       },
     };
+    this.targets.set(route, target);
+    return target;
   }
 
   async close(): Promise<void> {
+    await this.queue.close();
     await this.knex.destroy();
   }
 }

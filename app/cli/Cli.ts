@@ -11,6 +11,7 @@ import { DI_AREAS } from '../framework/config/DiConfig.js';
 import type { CommandList } from '../framework/console/CommandList.js';
 import { describeLevels } from '../framework/interception/PluginList.js';
 import { discoverModules } from '../framework/module/ModuleLoader.js';
+import { addQueueCommands } from './queueCommands.js';
 import { PROJECT_ROOT, DIST_ROOT } from '../bootstrap/paths.js';
 import path from 'node:path';
 
@@ -104,6 +105,8 @@ export async function runCli(argv: string[], io: CliIo = defaultIo, options: App
           }
         };
       });
+
+    addQueueCommands(program, { options, logger, out: io.out, upgrade: () => app.setupUpgrade(), setAction: (fn) => (action = fn) });
 
     const commandList = app.get<CommandList>('Framework\\Console\\CommandList');
     for (const command of commandList.list()) {

@@ -32,6 +32,16 @@ export type { DataInstaller } from './setup/DataInstallerList.js';
 export { StoreResolverInterface } from './store/StoreResolverInterface.js';
 export { AuthorizationInterface, type AuthorizationRequest } from './webapi/AuthorizationInterface.js';
 export type { Logger } from './logger.js';
+export {
+  BulkManagementInterface,
+  OperationManagementInterface,
+  type BulkToSchedule,
+  type OperationRequest,
+  type StoredOperation,
+} from './bulk/BulkManagementInterface.js';
+export { OperationStatus, type OperationStatusCode } from './bulk/OperationStatus.js';
+export { encodeOperationMessage } from './bulk/OperationMessage.js';
+export type { QueueConnection } from './queue/QueueConnection.js';
 
 /** Names of the services the runtime binds, for `@inject(...)`. */
 export const FrameworkServices = {
@@ -42,4 +52,6 @@ export const FrameworkServices = {
   ModuleList: 'Framework\\Module\\ModuleList',
   /** ReadonlyMap of ACL resource id to {id, title, parent, module}, from every acl.xml. */
   AclResources: 'Framework\\Acl\\ResourceList',
+  /** The async web API's message queue (QueueConnection: `amqp` or `db`). */
+  QueueConnection: 'Framework\\MessageQueue\\QueueConnection',
 } as const;
