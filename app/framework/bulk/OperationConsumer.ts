@@ -79,6 +79,7 @@ export class OperationConsumer {
         }
         if (operation.status !== OperationStatus.OPEN && operation.status !== OperationStatus.RETRIABLY_FAILED) return delivery.ack();
         await this.process(operation);
+        logger.debug({ operationId: operation.id }, 'consumer: operation done');
         return delivery.ack();
       } catch (error) {
         const failure = translateDatabaseError(error);

@@ -70,7 +70,7 @@ export class ConsumerProcess {
       DATABASE_URL: databaseUrl,
       QUEUE_PREFIX: options.queuePrefix,
       DB_QUEUE_LOCK_TIMEOUT_MS: String(options.dbQueueLockTimeoutMs ?? 2000),
-      LOG_LEVEL: 'info',
+      LOG_LEVEL: 'debug',
     };
     if (options.amqpUrl) env.AMQP_URL = options.amqpUrl;
     else delete env.AMQP_URL;
@@ -80,6 +80,20 @@ export class ConsumerProcess {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     return new ConsumerProcess(child);
+  }
+
+  /** Operations this consumer ran to the end (from its debug log). */
+  operationsDone(): number {
+    return this.output.join('').split('consumer: operation done').length - 1;
+  }
+
+  /** Waits until the consumer has started consuming (bounded). */
+  async ready(timeoutMs = 30_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.output.join('').includes('consumer: started')) {
+      if (this.child.exitCode !== null || Date.now() > deadline) throw new Error(`consumer did not start: ${this.output.join('')}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   }
 
   async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
