@@ -55,7 +55,7 @@ export class OperationConsumer {
     for (const route of options.routes) this.routes.set(`${route.method} ${route.url}`, route);
   }
 
-  run(consume: Omit<ConsumeOptions, never>): Promise<number> {
+  run(consume: ConsumeOptions): Promise<number> {
     this.signal = consume.signal;
     return this.options.queue.consume(this.options.queueName, (delivery) => this.handle(delivery), consume);
   }
@@ -90,7 +90,8 @@ export class OperationConsumer {
         if (attempt >= delays.length || this.signal.aborted) {
           logger.warn({ err: error, operationId: message.operation_id }, 'consumer: transient failure persists; the message goes back to the queue');
           await operations.fail(message.operation_id, OperationStatus.RETRIABLY_FAILED, describe(failure), 503).catch(() => undefined);
-          return delivery.requeue(delays[delays.length - 1] ?? 1000);
+          // Stopping (SIGTERM): hand it back at once rather than after the backoff.
+          return delivery.requeue(this.signal.aborted ? 0 : (delays[delays.length - 1] ?? 1000));
         }
         logger.info({ err: error, operationId: message.operation_id, attempt }, 'consumer: transient failure, retrying');
         await sleep(delays[attempt]!, this.signal);

@@ -9,7 +9,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type express from 'express';
 import type { Caller, Store } from '../context/RequestContext.js';
-import { requestContext } from '../context/RequestContext.js';
+import { GUEST, requestContext } from '../context/RequestContext.js';
 import type { BulkManagementInterface, OperationToSchedule } from '../bulk/BulkManagementInterface.js';
 import { InputException } from '../exception/InputException.js';
 import { LocalizedException, renderPhrase, WebapiException } from '../exception/LocalizedException.js';
@@ -82,7 +82,7 @@ export class AsyncController {
     const { route, pathParams } = match;
     const { definition, target, params: paramNames } = route.target;
 
-    return requestContext.run({ requestId: randomUUID(), store, caller: { type: 'guest', id: null, name: 'guest', allStores: false } }, async () => {
+    return requestContext.run({ requestId: randomUUID(), store, caller: GUEST }, async () => {
       const caller = await this.checks.authorize(req, definition.resources, store, defaultScope);
       requestContext.current()!.caller = caller;
       const body = await this.checks.readBody(req, isBulk);
