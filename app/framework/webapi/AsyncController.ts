@@ -64,7 +64,8 @@ export class AsyncController {
     private readonly checks: RequestChecks,
   ) {
     for (const [definition, target] of routes) {
-      if (!ASYNC_METHODS.has(definition.method)) continue;
+      // Anonymous routes (e.g. the admin token) stay synchronous: a guest could not read the bulk's status anyway.
+      if (!ASYNC_METHODS.has(definition.method) || definition.resources.includes('anonymous')) continue;
       const entry: AsyncTarget = { definition, target, params: [...definition.url.matchAll(/\/:(\w+)/g)].map((m) => m[1]!) };
       this.single.add(definition, entry);
       this.bulk.add({ ...definition, url: bulkUrl(definition.url) }, entry);

@@ -120,10 +120,13 @@ for (const mode of QUEUE_MODES) {
         expect(await d.t.app.knex('magento_bulk').count({ n: '*' }).first()).to.satisfy((r: { n: number | string }) => Number(r.n) === 1);
       });
 
-      it('should answer 404 for a GET route or an unknown path under /async', async () => {
+      it('should answer 404 for a GET route, an anonymous route or an unknown path under /async', async () => {
         const get = await request(d.http).get('/rest/default/async/V1/dispensary/recommendation/x').set('Authorization', `Bearer ${d.token}`);
         expect(get.status).to.equal(404);
         expect((await bulk('/async/bulk/V1/dispensary/recommendation/:recommendationId/item', [{}])).status).to.equal(404);
+        // Anonymous routes have no async form.
+        const token = await request(d.http).post('/rest/async/V1/integration/admin/token').send({ username: 'x', password: 'y' });
+        expect(token.status).to.equal(404);
       });
     });
 
