@@ -20,6 +20,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../app/bootstrap/paths.js';
 import { prepareBaseline } from './lib/baseline.js';
+import { asyncMarkdown, runAsyncBench } from './lib/asyncBench.js';
 import { runBench, type BenchOptions } from './lib/bench.js';
 import { FULL_SHAPE, SCENARIOS, SMOKE_SHAPE, type Scenario } from './lib/data.js';
 import { ALL_SERVER_KINDS, SERVER_KINDS, type ServerKind } from './lib/proc.js';
@@ -92,8 +93,28 @@ export function writeResults(dir: string, report: Awaited<ReturnType<typeof runB
   return { json, md, text };
 }
 
+/** `--async`: only the asynchronous web API benchmark (bench/lib/asyncBench.ts). */
+async function asyncMain(argv: readonly string[]): Promise<void> {
+  const value = (flag: string) => (argv.includes(flag) ? argv[argv.indexOf(flag) + 1] : undefined);
+  const smoke = argv.includes('--smoke');
+  const dir = path.join(PROJECT_ROOT, 'var', 'bench');
+  const report = await runAsyncBench({
+    dir,
+    operations: Number(value('--operations') ?? (smoke ? 200 : 10_000)),
+    bulkSize: 1000,
+    consumerCounts: (value('--consumers') ?? (smoke ? '1,2' : '1,2,4')).split(',').map(Number),
+    amqpUrl: process.env.AMQP_URL || null,
+    log: (line) => process.stdout.write(`${line}\n`),
+  });
+  const text = asyncMarkdown(report);
+  writeFileSync(path.join(dir, 'async-results.json'), `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(path.join(dir, 'async-results.md'), text);
+  process.stdout.write(`\n${text}\nWritten: var/bench/async-results.json, var/bench/async-results.md\n`);
+}
+
 async function main(): Promise<void> {
   if (process.argv.includes('--scenario') && process.argv[process.argv.indexOf('--scenario') + 1] === 'login-flood') return loginFlood(process.argv.slice(2));
+  if (process.argv.includes('--async')) return asyncMain(process.argv.slice(2));
   let options = benchOptions(process.argv.slice(2));
   if (options.baselineRef) options = { ...options, baselineRoot: prepareBaseline(options.baselineRef, options.dir, options.log) };
   const report = await runBench(options);

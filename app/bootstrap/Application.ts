@@ -34,6 +34,10 @@ import { StoreResolverInterface } from '../framework/store/StoreResolverInterfac
 import { AuthorizationInterface } from '../framework/webapi/AuthorizationInterface.js';
 import { ErrorRenderer } from '../framework/webapi/ErrorRenderer.js';
 import { FrontController, type RouteTarget } from '../framework/webapi/FrontController.js';
+import { AsyncController } from '../framework/webapi/AsyncController.js';
+import { BulkManagementInterface, OperationManagementInterface } from '../framework/bulk/BulkManagementInterface.js';
+import { createQueueConnection } from '../framework/queue/createQueueConnection.js';
+import type { QueueConnection } from '../framework/queue/QueueConnection.js';
 import { InputMapper } from '../framework/webapi/InputMapper.js';
 import { RouteRegistry } from '../framework/webapi/RouteRegistry.js';
 import { DEFAULT_MAX_JSON_DEPTH } from '../framework/webapi/InputSafety.js';
@@ -76,6 +80,12 @@ export interface DeploymentConfig {
   readonly requestTimeoutMs: number;
   /** Bearer token a scraper of GET /metrics must send; unset: /metrics answers loopback clients only. */
   readonly metricsToken: string | undefined;
+  /** RabbitMQ for the async web API (`amqp://...`); null: the `db` queue in the service's database. */
+  readonly amqpUrl: string | null;
+  /** Prefix of every exchange and queue name, so deployments sharing a broker stay apart. */
+  readonly queuePrefix: string;
+  /** How long a `db` queue message claimed by a consumer stays invisible to the others. */
+  readonly dbQueueLockTimeoutMs: number;
 }
 
 export interface ApplicationOptions {
@@ -98,6 +108,9 @@ export interface ApplicationOptions {
   readonly headersTimeoutMs?: number;
   readonly requestTimeoutMs?: number;
   readonly metricsToken?: string;
+  readonly amqpUrl?: string | null;
+  readonly queuePrefix?: string;
+  readonly dbQueueLockTimeoutMs?: number;
   readonly logger?: Logger;
   /** The time as services see it (FrameworkServices.Clock); the system clock by default. */
   readonly clock?: Clock;
@@ -112,6 +125,8 @@ const FRAMEWORK_TYPES = new Map<string, unknown>([
   ['Framework\\Console\\CommandList', CommandList],
   ['Framework\\Setup\\DataInstallerList', DataInstallerList],
   [EventManagerInterface.name, EventManagerInterface],
+  [BulkManagementInterface.name, BulkManagementInterface],
+  [OperationManagementInterface.name, OperationManagementInterface],
 ]);
 
 export class Application {
@@ -119,6 +134,7 @@ export class Application {
   private metricsInstance?: Metrics;
   /** Whether writes work; /health reports it. */
   readonly health: DatabaseHealth;
+  private readonly targets = new Map<RouteDefinition, RouteTarget>();
 
   private constructor(
     readonly area: Area,
@@ -135,6 +151,8 @@ export class Application {
     /** etc/events.xml merged for this area. */
     readonly events: EventConfig,
     readonly extensionAttributes: ExtensionAttributesProcessor,
+    /** The async web API's queue (`amqp` or `db`); connects on first use. */
+    readonly queue: QueueConnection,
   ) {
     this.health = new DatabaseHealth(knex);
   }
@@ -172,6 +190,9 @@ export class Application {
       headersTimeoutMs: options.headersTimeoutMs ?? Number(process.env.HEADERS_TIMEOUT_MS ?? 20_000),
       requestTimeoutMs: options.requestTimeoutMs ?? Number(process.env.REQUEST_TIMEOUT_MS ?? 60_000),
       metricsToken: options.metricsToken ?? (process.env.METRICS_TOKEN || undefined),
+      amqpUrl: options.amqpUrl !== undefined ? options.amqpUrl : process.env.AMQP_URL || null,
+      queuePrefix: options.queuePrefix ?? process.env.QUEUE_PREFIX ?? '',
+      dbQueueLockTimeoutMs: options.dbQueueLockTimeoutMs ?? Number(process.env.DB_QUEUE_LOCK_TIMEOUT_MS ?? 60_000),
     };
     const sources = options.moduleSources ?? [
       { modulesDir: path.join(PROJECT_ROOT, 'modules'), codeDir: path.join(DIST_ROOT, 'modules') },
@@ -197,6 +218,12 @@ export class Application {
       },
     });
     const connection = new ConnectionProvider(knex, database.dialect);
+    const queue = createQueueConnection(
+      { amqpUrl: config.amqpUrl, prefix: config.queuePrefix, dbLockTimeoutMs: config.dbQueueLockTimeoutMs },
+      knex,
+      database.dialect,
+      logger,
+    );
 
     const resolver = new ClassResolver(modules, FRAMEWORK_TYPES);
     const names = ObjectManager.referencedNames(diConfig);
@@ -216,6 +243,7 @@ export class Application {
       ['Framework\\Acl\\ResourceList', acl],
       [EventManagerInterface.name, eventManager],
       ['Framework\\Stdlib\\Clock', options.clock ?? systemClock],
+      ['Framework\\MessageQueue\\QueueConnection', queue],
     ]);
     try {
       const pending = [...names];
@@ -245,7 +273,7 @@ export class Application {
       const extensionAttributes = new ExtensionAttributesProcessor(extensionConfig, await loadDataInterfaces(extensionConfig.referencedNames(), resolver));
       const specs = validateRoutes(routes, resolver, objectManager, acl, logger);
       for (const [route, spec] of specs) specs.set(route, extensionAttributes.extendSpec(spec, `${route.file}: route ${route.method} ${route.url}`));
-      return new Application(area, modules, config, database, knex, diConfig, objectManager, specs, acl, logger, events, extensionAttributes);
+      return new Application(area, modules, config, database, knex, diConfig, objectManager, specs, acl, logger, events, extensionAttributes, queue);
     } catch (error) {
       await knex.destroy();
       throw error;
@@ -278,7 +306,7 @@ export class Application {
     app.use(requestObserver(this.logger, this.metrics));
     const schemas = new Map<string, unknown>();
     const registry = new RouteRegistry<RouteTarget>();
-    for (const [route, spec] of this.routes) registry.add(route, this.routeTarget(route, spec));
+    for (const route of this.routes.keys()) registry.add(route, this.routeTarget(route));
     const controller = new FrontController({
       routes: registry,
       stores: optional(this.objectManager, StoreResolverInterface.name),
@@ -289,6 +317,12 @@ export class Application {
       maxJsonDepth: this.config.maxJsonDepth,
       bodyTimeoutMs: this.config.bodyTimeoutMs,
       health: this.health,
+      async: (checks) =>
+        new AsyncController(
+          [...this.routes.keys()].map((route) => [route, this.routeTarget(route)] as [RouteDefinition, RouteTarget]),
+          optional(this.objectManager, BulkManagementInterface.name),
+          checks,
+        ),
       schema: (scopeCode) => {
         let document = schemas.get(scopeCode);
         if (!document) schemas.set(scopeCode, (document = generateSchema(this.routes, scopeCode, this.extensionAttributes)));
@@ -322,12 +356,17 @@ export class Application {
     return app;
   }
 
-  private routeTarget(route: RouteDefinition, spec: MethodSpec): RouteTarget {
+  /** The contract call behind a route, as the front controller and the async consumers make it. */
+  routeTarget(route: RouteDefinition): RouteTarget {
+    const known = this.targets.get(route);
+    if (known) return known;
+    const spec = this.routes.get(route);
+    if (!spec) throw new Error(`Unknown route ${route.method} ${route.url}`);
     const method = route.serviceMethod;
     let service: Record<string, (...args: unknown[]) => Promise<unknown>> | undefined;
     const returns = dataInterfaceName(spec.returns);
     const filter = this.extensionAttributes.needsFiltering(returns);
-    return {
+    const target: RouteTarget = {
       mapper: new InputMapper(spec, route.data),
       transactional: spec.transactional ?? route.method !== 'GET',
       invoke: async (args) => {
@@ -338,9 +377,12 @@ export class Application {
         return result;
       },
     };
+    this.targets.set(route, target);
+    return target;
   }
 
   async close(): Promise<void> {
+    await this.queue.close();
     await this.knex.destroy();
   }
 }

@@ -12,6 +12,7 @@ import type { CommandList } from '../framework/console/CommandList.js';
 import { describeLevels } from '../framework/interception/PluginList.js';
 import { describeEvents } from '../framework/event/describeEvents.js';
 import { discoverModules } from '../framework/module/ModuleLoader.js';
+import { addQueueCommands } from './queueCommands.js';
 import { PROJECT_ROOT, DIST_ROOT } from '../bootstrap/paths.js';
 import path from 'node:path';
 
@@ -117,6 +118,8 @@ export async function runCli(argv: string[], io: CliIo = defaultIo, options: App
           }
         };
       });
+
+    addQueueCommands(program, { options, logger, out: io.out, upgrade: () => app.setupUpgrade(), setAction: (fn) => (action = fn) });
 
     const commandList = app.get<CommandList>('Framework\\Console\\CommandList');
     for (const command of commandList.list()) {

@@ -72,6 +72,16 @@ export {
 } from './api/search/index.js';
 export { systemClock, type Clock } from './stdlib/Clock.js';
 export type { AdminLoginSettings, PasswordHashingSettings } from './security/settings.js';
+export {
+  BulkManagementInterface,
+  OperationManagementInterface,
+  type BulkToSchedule,
+  type OperationRequest,
+  type StoredOperation,
+} from './bulk/BulkManagementInterface.js';
+export { OperationStatus, type OperationStatusCode } from './bulk/OperationStatus.js';
+export { encodeOperationMessage } from './bulk/OperationMessage.js';
+export type { QueueConnection } from './queue/QueueConnection.js';
 
 /** Names of the services the runtime binds, for `@inject(...)`. */
 export const FrameworkServices = {
@@ -86,4 +96,6 @@ export const FrameworkServices = {
   EventManager: 'Framework\\Event\\ManagerInterface',
   /** The current time ({@link Clock}); tests replace it through ApplicationOptions.clock. */
   Clock: 'Framework\\Stdlib\\Clock',
+  /** The async web API's message queue (QueueConnection: `amqp` or `db`). */
+  QueueConnection: 'Framework\\MessageQueue\\QueueConnection',
 } as const;

@@ -17,6 +17,7 @@ import type { ErrorRenderer } from './ErrorRenderer.js';
 import type { InputMapper } from './InputMapper.js';
 import { traceOf } from '../observability/RequestTrace.js';
 import { assertDepth, assertQueryParameterCount, assertSafeStrings, DEFAULT_MAX_JSON_DEPTH } from './InputSafety.js';
+import { AsyncAnswer, type AsyncController, type RequestChecks } from './AsyncController.js';
 import { applyFields, parseFields } from './PartialResponse.js';
 import type { RouteRegistry } from './RouteRegistry.js';
 import { snakeCaseKeys } from './naming.js';
@@ -45,6 +46,8 @@ export interface FrontControllerOptions {
   readonly health?: DatabaseHealth;
   /** The Swagger document of `GET /rest/<scope>/schema`, by scope code. */
   readonly schema?: (scopeCode: string) => unknown;
+  /** `/rest/<scope>/async/...`: the asynchronous and bulk web API, built on this controller's checks. */
+  readonly async?: (checks: RequestChecks) => AsyncController;
 }
 
 const VERSION_SEGMENT = /^V\d+$/;
@@ -65,11 +68,13 @@ interface BodyParserError extends Error {
   encoding?: string;
 }
 
-export class FrontController {
+export class FrontController implements RequestChecks {
+  private readonly async?: AsyncController;
   private readonly parseJson: (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
 
   constructor(private readonly options: FrontControllerOptions) {
     this.parseJson = express.json({ limit: options.bodyLimit, strict: false, type: () => true }) as never;
+    this.async = options.async?.(this);
   }
 
   /** Express handler mounted at `/rest`. */
@@ -77,7 +82,8 @@ export class FrontController {
     const trace = traceOf(res);
     try {
       const output = await this.dispatch(req);
-      this.send(res, 200, output);
+      if (output instanceof AsyncAnswer) this.send(res, output.status, output.body);
+      else this.send(res, 200, output);
     } catch (error) {
       this.options.health?.observe(error);
       const rendered = this.options.errors.render(translateDatabaseError(error), trace.requestId);
@@ -104,7 +110,7 @@ export class FrontController {
   private async dispatch(req: Request): Promise<unknown> {
     const segments = req.path.split('/').filter((s) => s !== '');
     if (segments.length === 0) throw new WebapiException(404, NO_ROUTE); // bare /rest: no scope to check
-    const defaultScope = segments.length > 0 && VERSION_SEGMENT.test(segments[0]!);
+    const defaultScope = segments.length > 0 && (VERSION_SEGMENT.test(segments[0]!) || isAsyncPrefix(segments));
     const scopeCode = defaultScope ? null : (segments[0] ?? '');
     const routePath = '/' + (defaultScope ? segments : segments.slice(1)).join('/');
     const trace = traceOf(req.res!);
@@ -114,6 +120,7 @@ export class FrontController {
       trace.route = '/schema';
       return this.options.schema(scopeCode ?? 'default');
     }
+    if (this.async && routePath.startsWith('/async/')) return this.async.dispatch(req, routePath, store, defaultScope);
     const match = this.options.routes.match(req.method, routePath);
     if (!match) throw new WebapiException(404, NO_ROUTE);
     const { route, pathParams } = match;
@@ -167,7 +174,7 @@ export class FrontController {
     return store;
   }
 
-  private async authorize(req: Request, resources: readonly string[], store: Store, defaultScope: boolean): Promise<Caller> {
+  async authorize(req: Request, resources: readonly string[], store: Store, defaultScope: boolean): Promise<Caller> {
     if (resources.some((r) => PUBLIC_RESOURCES.has(r))) return GUEST;
     const authorization = this.options.authorization();
     if (!authorization) throw AuthorizationException.forResources(resources);
@@ -176,7 +183,12 @@ export class FrontController {
     return authorization.authorize({ authorization: req.headers.authorization, resources, store, defaultScope, http });
   }
 
-  private async readBody(req: Request): Promise<Record<string, unknown> | undefined> {
+  placeholders(store: Store, caller: Caller): Record<string, string | number | null> {
+    return placeholders(store, caller);
+  }
+
+  /** The JSON body; an array only where `acceptArray` (bulk requests). */
+  async readBody(req: Request, acceptArray = false): Promise<Record<string, unknown> | undefined> {
     const length = req.headers['content-length'];
     const hasBody = (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
     if (!hasBody) return undefined;
@@ -223,7 +235,7 @@ export class FrontController {
     const body: unknown = req.body;
     if (body === undefined) return undefined;
     assertDepth(body, this.options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH);
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    if (body === null || typeof body !== 'object' || (Array.isArray(body) && !acceptArray)) {
       throw new WebapiException(400, 'The request body must be a JSON object.');
     }
     return body as Record<string, unknown>;
@@ -255,6 +267,11 @@ function bodyError(error: BodyParserError): LocalizedException | BodyParserError
 function splitOnce(value: string, separator: string): [string, string] {
   const at = value.indexOf(separator);
   return at === -1 ? [value, ''] : [value.slice(0, at), value.slice(at + 1)];
+}
+
+/** `/rest/async/V1/...` and `/rest/async/bulk/V1/...` name no store: the default one. */
+function isAsyncPrefix(segments: readonly string[]): boolean {
+  return segments[0] === 'async' && (VERSION_SEGMENT.test(segments[1] ?? '') || (segments[1] === 'bulk' && VERSION_SEGMENT.test(segments[2] ?? '')));
 }
 
 function placeholders(store: Store, caller: Caller): Record<string, string | number | null> {

@@ -1,0 +1,103 @@
+/**
+ * `queue:consumers:list`, `queue:consumers:start <consumer> [--max-messages N]` and
+ * `queue:status`. A consumer runs in the `webapi_rest` area, so an operation meets the same
+ * plugins as the synchronous route it replays. SIGTERM or SIGINT: the operation in hand is
+ * finished and acknowledged, then the process exits 0.
+ */
+import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
+import { Application, type ApplicationOptions } from '../bootstrap/Application.js';
+import { OperationManagementInterface } from '../framework/bulk/BulkManagementInterface.js';
+import { OperationConsumer } from '../framework/bulk/OperationConsumer.js';
+import { UnitOfWork } from '../framework/db/UnitOfWork.js';
+import type { Logger } from '../framework/logger.js';
+import { ASYNC_OPERATIONS_CONSUMER, topology } from '../framework/queue/Topology.js';
+
+export interface QueueCommandContext {
+  readonly options: ApplicationOptions;
+  readonly logger: Logger;
+  readonly out: (line: string) => void;
+  /** Applies pending migrations (as every command that needs the database does first). */
+  readonly upgrade: () => Promise<unknown>;
+  /** Sets what the command line runs. */
+  readonly setAction: (action: () => Promise<void>) => void;
+}
+
+const CONSUMERS = [ASYNC_OPERATIONS_CONSUMER];
+
+export function addQueueCommands(program: Command, context: QueueCommandContext): void {
+  const { out, setAction } = context;
+
+  program
+    .command('queue:consumers:list')
+    .description('List the message queue consumers')
+    .action(() => setAction(async () => CONSUMERS.forEach((name) => out(name))));
+
+  program
+    .command('queue:consumers:start')
+    .description('Run a consumer until SIGTERM (or --max-messages)')
+    .argument('<consumer>', `consumer name (${CONSUMERS.join(', ')})`)
+    .option('--max-messages <n>', 'stop after this many messages', positiveInteger)
+    .action((consumer: string, opts: { maxMessages?: number }) =>
+      setAction(async () => {
+        if (!CONSUMERS.includes(consumer)) throw new Error(`Consumer "${consumer}" does not exist`);
+        await context.upgrade();
+        const app = await Application.create({ ...context.options, area: 'webapi_rest', logger: context.logger });
+        const stop = new AbortController();
+        const onSignal = (): void => {
+          context.logger.info('consumer: stopping after the current message');
+          stop.abort();
+        };
+        process.on('SIGTERM', onSignal);
+        process.on('SIGINT', onSignal);
+        try {
+          if (!app.objectManager.isBound(OperationManagementInterface.name)) {
+            throw new Error('No module serves Framework\\Bulk\\OperationManagementInterface: enable Dispensary_AsynchronousOperations');
+          }
+          const names = topology(app.config.queuePrefix);
+          const consumerRunner = new OperationConsumer({
+            queue: app.queue,
+            queueName: [...names.queues.keys()][0]!,
+            operations: app.get<OperationManagementInterface>(OperationManagementInterface.name),
+            routes: app.routes.keys(),
+            target: (route) => app.routeTarget(route),
+            unitOfWork: new UnitOfWork(app.knex),
+            logger: context.logger,
+          });
+          context.logger.info({ consumer, connection: app.queue.type }, 'consumer: started');
+          const handled = await consumerRunner.run({ signal: stop.signal, maxMessages: opts.maxMessages });
+          out(`Consumer ${consumer} processed ${handled} message(s).`);
+        } finally {
+          process.off('SIGTERM', onSignal);
+          process.off('SIGINT', onSignal);
+          await app.close();
+        }
+      }),
+    );
+
+  program
+    .command('queue:status')
+    .description('Messages waiting and dead letters of each consumer queue')
+    .action(() =>
+      setAction(async () => {
+        await context.upgrade();
+        const app = await Application.create({ ...context.options, area: 'global', logger: context.logger });
+        try {
+          const names = topology(app.config.queuePrefix);
+          out(`connection: ${app.queue.type}`);
+          for (const queue of names.queues.keys()) {
+            const depth = await app.queue.depth(queue);
+            out(`${queue}\tready ${depth.ready}\tdead letters ${depth.deadLetters}`);
+          }
+        } finally {
+          await app.close();
+        }
+      }),
+    );
+}
+
+function positiveInteger(value: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('a positive integer is expected');
+  return n;
+}

@@ -1,0 +1,69 @@
+/**
+ * The message queue as the runtime sees it: publish a batch of messages on a topic, consume one
+ * queue with explicit acknowledgement. Two connections serve it: `amqp` (RabbitMQ, when AMQP_URL
+ * is set) and `db` (a table in the service's own database). Delivery is at least once on both:
+ * a message is removed only when its consumer acknowledges it.
+ */
+import type { Knex } from 'knex';
+
+export interface Delivery {
+  readonly body: string;
+  /** True when the message was handed out before (a consumer died or gave it back). */
+  readonly redelivered: boolean;
+  /** Done with it: the queue forgets it. */
+  ack(): Promise<void>;
+  /** Give it back to the queue, to be handed out again (after `delayMs` on the db queue). */
+  requeue(delayMs: number): Promise<void>;
+  /** Move it to the dead-letter queue, e.g. a body that cannot be parsed. */
+  deadLetter(reason: string): Promise<void>;
+}
+
+export interface ConsumeOptions {
+  /** Stops the loop: the message in hand is finished first. */
+  readonly signal: AbortSignal;
+  /** Stop after this many messages (`--max-messages`). */
+  readonly maxMessages?: number;
+}
+
+export interface QueueDepth {
+  readonly queue: string;
+  readonly ready: number;
+  readonly deadLetters: number;
+}
+
+export interface QueueConnection {
+  readonly type: 'amqp' | 'db';
+  /**
+   * Publishes `bodies` on `topic`. On the db queue the rows join `trx`, so they commit or roll
+   * back with the caller's writes; on RabbitMQ the call returns once the broker confirmed every
+   * message, and throws (QueueUnavailableError) when it cannot.
+   */
+  publish(topic: string, bodies: readonly string[], trx?: Knex.Transaction): Promise<void>;
+  /** Hands messages of `queue` to `handler` one at a time until the signal or max-messages. */
+  consume(queue: string, handler: (delivery: Delivery) => Promise<void>, options: ConsumeOptions): Promise<number>;
+  depth(queue: string): Promise<QueueDepth>;
+  close(): Promise<void>;
+}
+
+/** The broker cannot be reached or did not confirm: the caller answers 503. */
+export class QueueUnavailableError extends Error {
+  constructor(message: string, cause?: unknown) {
+    super(message);
+    this.name = 'QueueUnavailableError';
+    (this as { cause?: unknown }).cause = cause;
+  }
+}
+
+/** Resolves after `ms`, or at once when the signal aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}

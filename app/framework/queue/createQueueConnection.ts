@@ -1,0 +1,22 @@
+import type { Knex } from 'knex';
+import type { Dialect } from '../db/dialect.js';
+import type { Logger } from '../logger.js';
+import { AmqpQueueConnection } from './AmqpQueueConnection.js';
+import { DbQueueConnection } from './DbQueueConnection.js';
+import type { QueueConnection } from './QueueConnection.js';
+import { topology } from './Topology.js';
+
+export interface QueueSettings {
+  /** RabbitMQ when set; otherwise the `db` queue. */
+  readonly amqpUrl: string | null;
+  readonly prefix: string;
+  readonly dbLockTimeoutMs: number;
+}
+
+/** `amqp` when AMQP_URL is set, else `db`. Nothing connects until the first publish or consume. */
+export function createQueueConnection(settings: QueueSettings, knex: Knex, dialect: Dialect, logger: Logger): QueueConnection {
+  const names = topology(settings.prefix);
+  return settings.amqpUrl
+    ? new AmqpQueueConnection(settings.amqpUrl, names, logger)
+    : new DbQueueConnection(knex, dialect, names, logger, settings.dbLockTimeoutMs);
+}

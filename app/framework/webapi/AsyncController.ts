@@ -1,0 +1,166 @@
+/**
+ * The asynchronous and bulk web API (Magento_WebapiAsync): every POST, PUT and DELETE route also
+ * answers under `/async/V1/...` (one request) and `/async/bulk/V1/...` (a JSON array; path
+ * parameters spelled `by<Param>`, each element carrying the parameter). The store, the token and
+ * every element's input are checked exactly as the synchronous route checks them, through the
+ * route's own input mapper; then the bulk is recorded and the accepted elements are queued, and
+ * the answer is 202 with `bulk_uuid`, `request_items` and `errors`.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import type express from 'express';
+import type { Caller, Store } from '../context/RequestContext.js';
+import { GUEST, requestContext } from '../context/RequestContext.js';
+import type { BulkManagementInterface, OperationToSchedule } from '../bulk/BulkManagementInterface.js';
+import { InputException } from '../exception/InputException.js';
+import { LocalizedException, renderPhrase, WebapiException } from '../exception/LocalizedException.js';
+import type { RouteDefinition } from '../config/WebapiConfig.js';
+import { QueueUnavailableError } from '../queue/QueueConnection.js';
+import { SERVICE_UNAVAILABLE, translateDatabaseError } from '../db/UnitOfWork.js';
+import type { RouteTarget } from './FrontController.js';
+import { RouteRegistry } from './RouteRegistry.js';
+import { assertQueryParameterCount, assertSafeStrings } from './InputSafety.js';
+
+export const MAX_BULK_SIZE = 1000;
+const ASYNC_METHODS = new Set(['POST', 'PUT', 'DELETE']);
+const NO_ROUTE = 'Request does not match any route.';
+
+/** What the async controller borrows from the front controller, so both check requests alike. */
+export interface RequestChecks {
+  authorize(req: express.Request, resources: readonly string[], store: Store, defaultScope: boolean): Promise<Caller>;
+  readBody(req: express.Request, acceptArray: boolean): Promise<unknown>;
+  placeholders(store: Store, caller: Caller): Record<string, string | number | null>;
+}
+
+/** The answer of an accepted async request. */
+export class AsyncAnswer {
+  readonly status = 202;
+  constructor(readonly body: unknown) {}
+}
+
+/** Magento's topic for a route: `async.<service class>.<method>.<http method>`, lower case. */
+export function asyncTopic(route: RouteDefinition): string {
+  return `async.${route.serviceClass.replace(/\\/g, '.')}.${route.serviceMethod}.${route.method}`.toLowerCase();
+}
+
+/** `/V1/a/:recommendationId/item` -> `/V1/a/byRecommendationId/item` */
+export function bulkUrl(url: string): string {
+  return url.replace(/\/:(\w)(\w*)/g, (_, first: string, rest: string) => `/by${first.toUpperCase()}${rest}`);
+}
+
+interface AsyncTarget {
+  /** The route as webapi.xml declares it (the bulk registry holds the by<Param> spelling). */
+  readonly definition: RouteDefinition;
+  readonly target: RouteTarget;
+  /** The route's path parameter names. */
+  readonly params: readonly string[];
+}
+
+export class AsyncController {
+  private readonly single = new RouteRegistry<AsyncTarget>();
+  private readonly bulk = new RouteRegistry<AsyncTarget>();
+
+  constructor(
+    routes: Iterable<[RouteDefinition, RouteTarget]>,
+    private readonly bulks: () => BulkManagementInterface | null,
+    private readonly checks: RequestChecks,
+  ) {
+    for (const [definition, target] of routes) {
+      // Anonymous routes (e.g. the admin token) stay synchronous: a guest could not read the bulk's status anyway.
+      if (!ASYNC_METHODS.has(definition.method) || definition.resources.includes('anonymous')) continue;
+      const entry: AsyncTarget = { definition, target, params: [...definition.url.matchAll(/\/:(\w+)/g)].map((m) => m[1]!) };
+      this.single.add(definition, entry);
+      this.bulk.add({ ...definition, url: bulkUrl(definition.url) }, entry);
+    }
+  }
+
+  /** `routePath` starts with `/async/`. */
+  async dispatch(req: express.Request, routePath: string, store: Store, defaultScope: boolean): Promise<AsyncAnswer> {
+    const segments = routePath.split('/').filter((s) => s !== '');
+    const isBulk = segments[1] === 'bulk';
+    const path = '/' + segments.slice(isBulk ? 2 : 1).join('/');
+    const bulks = this.bulks();
+    const match = bulks && ASYNC_METHODS.has(req.method) ? (isBulk ? this.bulk : this.single).match(req.method, path) : null;
+    if (!match) throw new WebapiException(404, NO_ROUTE);
+    const { route, pathParams } = match;
+    const { definition, target, params: paramNames } = route.target;
+
+    return requestContext.run({ requestId: randomUUID(), store, caller: GUEST }, async () => {
+      const caller = await this.checks.authorize(req, definition.resources, store, defaultScope);
+      requestContext.current()!.caller = caller;
+      const body = await this.checks.readBody(req, isBulk);
+      const placeholders = this.checks.placeholders(store, caller);
+      const request = (args: unknown[]) => ({ method: definition.method, url: definition.url, args, store, caller });
+      const operations: OperationToSchedule[] = [];
+      if (isBulk) {
+        if (!Array.isArray(body)) throw new WebapiException(400, 'The request body must be a JSON array of operations.');
+        if (body.length === 0) throw new WebapiException(400, 'The request body must contain at least one operation.');
+        if (body.length > MAX_BULK_SIZE) {
+          throw new WebapiException(400, 'A bulk request can contain at most %limit operations; this one has %count.', { limit: MAX_BULK_SIZE, count: body.length });
+        }
+        body.forEach((element: unknown, key) => {
+          try {
+            if (!element || typeof element !== 'object' || Array.isArray(element)) {
+              throw new WebapiException(400, 'Each operation of a bulk request must be a JSON object.');
+            }
+            const own = element as Record<string, unknown>;
+            const params: Record<string, string> = {};
+            for (const name of paramNames) {
+              const value = own[name] ?? own[name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)];
+              if (typeof value === 'string' || typeof value === 'number') params[name] = String(value);
+            }
+            // The same character rules as the synchronous route: a bad element is rejected, not queued.
+            assertSafeStrings({ pathParams: params, body: own, query: undefined });
+            const args = target.mapper.map({ pathParams: params, body: own, query: undefined, placeholders });
+            operations.push(accepted(key, request(args)));
+          } catch (error) {
+            if (!(error instanceof LocalizedException)) throw error;
+            operations.push({ key, status: 5, request: null, dataHash: null, errorMessage: describe(error), errorCode: error.httpStatus });
+          }
+        });
+      } else {
+        if (body !== undefined && (body === null || typeof body !== 'object' || Array.isArray(body))) {
+          throw new WebapiException(400, 'The request body must be a JSON object.');
+        }
+        // One request: bad input answers 400 at once, as the synchronous route would.
+        assertQueryParameterCount(req.originalUrl);
+        const query = req.method === 'DELETE' ? (req.query as Record<string, unknown>) : undefined;
+        assertSafeStrings({ pathParams, body, query });
+        const args = target.mapper.map({ pathParams, body: body as Record<string, unknown> | undefined, query, placeholders });
+        operations.push(accepted(0, request(args)));
+      }
+
+      const uuid = randomUUID();
+      const topic = asyncTopic(definition);
+      try {
+        await bulks!.scheduleBulk({ uuid, topic, description: `Topic ${topic}`, caller, operations });
+      } catch (error) {
+        if (error instanceof QueueUnavailableError) {
+          const unavailable = new WebapiException(503, SERVICE_UNAVAILABLE);
+          (unavailable as { cause?: unknown }).cause = error;
+          throw unavailable;
+        }
+        throw translateDatabaseError(error);
+      }
+      return new AsyncAnswer({
+        bulk_uuid: uuid,
+        request_items: operations.map((op) =>
+          op.status === 5
+            ? { id: op.key, data_hash: null, status: 'rejected', error_message: op.errorMessage, error_code: op.errorCode }
+            : { id: op.key, data_hash: op.dataHash, status: 'accepted' },
+        ),
+        errors: operations.some((op) => op.status === 5),
+      });
+    });
+  }
+}
+
+function accepted(key: number, request: OperationToSchedule['request'] & object): OperationToSchedule {
+  const dataHash = createHash('sha256').update(JSON.stringify(request.args)).digest('hex');
+  return { key, status: 4, request, dataHash };
+}
+
+/** A rejected element's message: every input error, placeholders filled. */
+function describe(error: LocalizedException): string {
+  if (error instanceof InputException) return error.errors.map((e) => renderPhrase(e.phrase, e.parameters)).join(' ');
+  return renderPhrase(error.phrase, error.parameters);
+}

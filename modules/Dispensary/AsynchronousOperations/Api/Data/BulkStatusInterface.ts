@@ -1,0 +1,45 @@
+/** One operation in `GET /V1/bulk/:bulkUuid/status` (Magento's SummaryOperationStatusInterface). */
+export interface SummaryOperationStatusInterface {
+  /** The element's position in the request (`request_items[].id`). */
+  id: number;
+  status: number;
+  resultMessage: string | null;
+  errorCode: number | null;
+}
+
+/** One operation in `.../detailed-status` (Magento's OperationInterface). */
+export interface DetailedOperationStatusInterface extends SummaryOperationStatusInterface {
+  bulkUuid: string;
+  topicName: string;
+  resultSerializedData: string | null;
+}
+
+/** Counts by status (Magento 2.4's `operations_counter`). */
+export interface OperationsCounterInterface {
+  operationsTotal: number;
+  open: number;
+  operationsSuccessful: number;
+  totalFailed: number;
+  failedNotRetriable: number;
+  failedRetriable: number;
+  rejected: number;
+}
+
+/** Magento's BulkSummaryInterface fields. user_type: 1 integration, 2 admin, 4 guest. */
+export interface BulkSummaryInterface {
+  bulkId: string;
+  description: string | null;
+  startTime: string;
+  userId: number | null;
+  userType: number;
+  operationCount: number;
+  operationsCounter: OperationsCounterInterface;
+}
+
+export interface BulkOperationsStatusInterface extends BulkSummaryInterface {
+  operationsList: SummaryOperationStatusInterface[];
+}
+
+export interface DetailedBulkOperationsStatusInterface extends BulkSummaryInterface {
+  operationsList: DetailedOperationStatusInterface[];
+}

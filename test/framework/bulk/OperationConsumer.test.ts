@@ -1,0 +1,126 @@
+/**
+ * The consumer's failure policy, on the real application and database: a transient failure is
+ * retried with backoff, then recorded as 2 and given back to the queue; a 4xx-class failure is
+ * recorded as 3 at once, without a retry. The route target is wrapped to fail on cue.
+ */
+import { expect } from 'chai';
+import request from 'supertest';
+import type { RouteDefinition } from '../../../app/framework/config/WebapiConfig.js';
+import { OperationManagementInterface } from '../../../app/framework/bulk/BulkManagementInterface.js';
+import { OperationConsumer } from '../../../app/framework/bulk/OperationConsumer.js';
+import { UnitOfWork } from '../../../app/framework/db/UnitOfWork.js';
+import { WebapiException } from '../../../app/framework/exception/LocalizedException.js';
+import type { Delivery } from '../../../app/framework/queue/QueueConnection.js';
+import { Dispensary } from '../../modules/Recommendation/support.js';
+
+describe('Async operations consumer: failure policy', function () {
+  this.timeout(30_000);
+  let d: Dispensary;
+  before(async () => {
+    d = await Dispensary.start({ amqpUrl: null });
+    await d.products('C-1', 'C-2');
+  });
+  after(async () => d?.stop());
+
+  /** One queued Add Items operation; answers its message body. */
+  async function queued(sku: string): Promise<{ body: string; uuid: string }> {
+    const r = await d.recommendation();
+    const res = await request(d.http)
+      .post(`/rest/default/async/V1/dispensary/recommendation/${r.recommendation_id}/item`)
+      .set('Authorization', `Bearer ${d.token}`)
+      .send({ recommendation: { items: [{ sku, qty: 1 }] } });
+    expect(res.status).to.equal(202);
+    const row = (await d.t.app.knex('queue_message').orderBy('id', 'desc').first()) as { id: number; body: string };
+    await d.t.app.knex('queue_message').where('id', row.id).delete(); // handled by hand below
+    return { body: row.body, uuid: res.body.bulk_uuid as string };
+  }
+
+  function consumer(failures: () => Error | null) {
+    const app = d.t.app;
+    return new OperationConsumer({
+      queue: app.queue,
+      queueName: 'unused',
+      operations: app.get<OperationManagementInterface>(OperationManagementInterface.name),
+      routes: app.routes.keys(),
+      target: (route: RouteDefinition) => {
+        const real = app.routeTarget(route);
+        return {
+          ...real,
+          invoke: async (args: unknown[]) => {
+            const failure = failures();
+            if (failure) throw failure;
+            return real.invoke(args);
+          },
+        };
+      },
+      unitOfWork: new UnitOfWork(app.knex),
+      logger: app.logger,
+      retryDelaysMs: [5, 5, 5],
+    });
+  }
+
+  function delivery(body: string) {
+    const calls: string[] = [];
+    const value: Delivery = {
+      body,
+      redelivered: false,
+      ack: async () => void calls.push('ack'),
+      requeue: async () => void calls.push('requeue'),
+      deadLetter: async () => void calls.push('deadLetter'),
+    };
+    return { value, calls };
+  }
+
+  const operation = async (uuid: string) => d.t.app.knex('magento_operation').where('bulk_uuid', uuid).first();
+
+  it('should retry a transient failure with backoff and complete the operation once', async () => {
+    const { body, uuid } = await queued('C-1');
+    let calls = 0;
+    const { value, calls: outcome } = delivery(body);
+    await consumer(() => (++calls <= 2 ? new WebapiException(503, 'The service is temporarily unavailable. Try again later.') : null)).handle(value);
+    expect(calls).to.equal(3);
+    expect(outcome).to.deep.equal(['ack']);
+    expect(await operation(uuid)).to.include({ status: 1, started_count: 1 });
+  });
+
+  it('should mark a transient failure that persists as 2 and give the message back', async () => {
+    const { body, uuid } = await queued('C-1');
+    let calls = 0;
+    const { value, calls: outcome } = delivery(body);
+    await consumer(() => (++calls, new WebapiException(503, 'The service is temporarily unavailable. Try again later.'))).handle(value);
+    expect(calls).to.equal(4); // the first try and three retries
+    expect(outcome).to.deep.equal(['requeue']);
+    expect(await operation(uuid)).to.include({ status: 2, error_code: 503, started_count: 0 });
+    // The redelivery runs it (status 2 is runnable) and completes it.
+    const again = delivery(body);
+    await consumer(() => null).handle(again.value);
+    expect(again.calls).to.deep.equal(['ack']);
+    expect(await operation(uuid)).to.include({ status: 1, started_count: 1 });
+  });
+
+  it('should mark a 4xx-class failure 3 with its message, without a retry, and skip it when redelivered', async () => {
+    const { body, uuid } = await queued('C-2');
+    let calls = 0;
+    const { value, calls: outcome } = delivery(body);
+    await consumer(() => (++calls, new WebapiException(404, 'No such entity with %fieldName = %fieldValue', { fieldName: 'x', fieldValue: 'y' }))).handle(value);
+    expect(calls).to.equal(1);
+    expect(outcome).to.deep.equal(['ack']);
+    expect(await operation(uuid)).to.include({ status: 3, error_code: 404, result_message: 'No such entity with x = y' });
+    const again = delivery(body);
+    let ran = false;
+    await consumer(() => ((ran = true), null)).handle(again.value);
+    expect(ran).to.equal(false);
+    expect(again.calls).to.deep.equal(['ack']);
+  });
+
+  it('should acknowledge without running again a redelivered message of a completed operation', async () => {
+    const { body, uuid } = await queued('C-2');
+    await consumer(() => null).handle(delivery(body).value);
+    let ran = false;
+    const again = delivery(body);
+    await consumer(() => ((ran = true), null)).handle(again.value);
+    expect(ran).to.equal(false);
+    expect(again.calls).to.deep.equal(['ack']);
+    expect(await operation(uuid)).to.include({ status: 1, started_count: 1 });
+  });
+});
