@@ -24,6 +24,20 @@ describe('GET /rest/<scope>/schema', () => {
     expect(Object.keys(res.body.paths)).to.include('/V1/store/storeViews');
   });
 
+  it('should declare every {placeholder} of a path as a path parameter, even one the method does not take', async () => {
+    // Swagger 2.0 requires it, and Swagger UI's "Try it out" sends an undeclared {itemId} literally.
+    const res = await request(t.http).get('/rest/default/schema?services=all');
+    for (const [url, operations] of Object.entries(res.body.paths as Record<string, Record<string, { parameters: { name: string; in: string }[] }>>)) {
+      const placeholders = [...url.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      for (const [method, operation] of Object.entries(operations)) {
+        const declared = operation.parameters.filter((p) => p.in === 'path').map((p) => p.name);
+        expect(declared, `${method.toUpperCase()} ${url}`).to.have.members(placeholders);
+      }
+    }
+    const stock = res.body.paths['/V1/products/{productSku}/stockItems/{itemId}'].put;
+    expect(stock.parameters).to.deep.include({ name: 'itemId', in: 'path', type: 'string', required: true });
+  });
+
   it('should answer 400 for an unknown scope', async () => {
     const res = await request(t.http).get('/rest/nowhere/schema');
     expect(res.status).to.equal(400);

@@ -112,6 +112,13 @@ export function generateSchema(
         if (required) bodyRequired.push(snake);
       }
     }
+    // A placeholder the method takes no parameter for (Magento's stockItems/:itemId) must still be
+    // declared: Swagger 2.0 requires it, and Swagger UI would otherwise send "{itemId}" literally.
+    for (const name of pathParams) {
+      if (!parameters.some((p) => p.in === 'path' && p.name === name)) {
+        parameters.push({ name, in: 'path', type: 'string', required: true });
+      }
+    }
     if (Object.keys(bodyProperties).length) {
       parameters.push({
         name: `${operationId(route)}Body`,

@@ -98,6 +98,27 @@ describe('Catalog: PUT and DELETE /V1/products/:sku, stock items', () => {
       expect(denied.body).to.deep.equal(NOT_AUTHORIZED);
       expect((await get('PUT-BAD')).body).to.include({ name: 'Unchanged', price: 10 });
     });
+
+    it('should refuse a stock item field Magento does not have (a typo is not silently dropped), accepting its real ones', async () => {
+      await d.product('STOCK-TYPO', { name: 'Typo' });
+      await put('STOCK-TYPO', { product: { extension_attributes: { stock_item: { qty: 4 } } } });
+      const unsupported = (fieldName: string) => ({
+        message: 'Property "%fieldName" is not supported. Remove it and try again.',
+        parameters: { fieldName },
+      });
+      const typo = await put('STOCK-TYPO', { product: { extension_attributes: { stock_item: { qty: 0, is_instock: false } } } });
+      expect(typo.status).to.equal(400);
+      expect(typo.body).to.deep.equal(unsupported('product.extension_attributes.stock_item.is_instock'));
+      const viaStock = await d.call('put', 'all', '/products/STOCK-TYPO/stockItems/1').send({ stockItem: { qty: 0, is_instock: false } });
+      expect(viaStock.status).to.equal(400);
+      expect(viaStock.body).to.deep.equal(unsupported('stock_item.is_instock'));
+      expect((await get('STOCK-TYPO')).body.extension_attributes.stock_item).to.include({ qty: 4, is_in_stock: true });
+      // What a client read from Magento (website_id and extension_attributes included) can be sent back.
+      const readBack = { ...(await d.call('get', 'all', '/stockItems/STOCK-TYPO')).body, website_id: 0, extension_attributes: {}, qty: 6 };
+      const ok = await d.call('put', 'all', '/products/STOCK-TYPO/stockItems/1').send({ stockItem: readBack });
+      expect(ok.status, JSON.stringify(ok.body)).to.equal(200);
+      expect((await get('STOCK-TYPO')).body.extension_attributes.stock_item).to.include({ qty: 6, is_in_stock: true });
+    });
   });
 
   describe('when a product is deleted', () => {

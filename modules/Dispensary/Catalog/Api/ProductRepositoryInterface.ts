@@ -31,6 +31,25 @@ export const PRODUCT_SEARCH_FIELDS: SearchFields = {
 
 export const MAX_STOCK_QTY = 99999999;
 
+/** Magento's StockItemInterface fields this catalog does not store: accepted and ignored on input. */
+const IGNORED_STOCK_ITEM_FIELDS = [
+  'item_id', 'product_id', 'website_id', 'stock_id', 'is_qty_decimal', 'show_default_notification_message',
+  'use_config_min_qty', 'min_qty', 'use_config_min_sale_qty', 'min_sale_qty', 'use_config_max_sale_qty',
+  'max_sale_qty', 'use_config_backorders', 'backorders', 'use_config_notify_stock_qty', 'notify_stock_qty',
+  'use_config_qty_increments', 'qty_increments', 'use_config_enable_qty_inc', 'enable_qty_increments',
+  'use_config_manage_stock', 'manage_stock', 'low_stock_date', 'is_decimal_divided', 'stock_status_changed_auto',
+  'extension_attributes',
+];
+
+/** A stock item on input: qty and status are stored; any field Magento does not have is a 400 (a typo is not dropped). */
+export function stockItemInputSchema() {
+  return Joi.object({
+    is_in_stock: Joi.boolean().truthy(1).falsy(0),
+    qty: Joi.number().min(-MAX_STOCK_QTY).max(MAX_STOCK_QTY),
+    ...Object.fromEntries(IGNORED_STOCK_ITEM_FIELDS.map((field) => [field, Joi.any().strip()])),
+  });
+}
+
 export interface ProductRepositoryInterface {
   /** Creates the product, or updates the one with the same sku (Magento's save semantics). Global: needs an all-stores caller. */
   save(product: ProductInput): Promise<ProductInterface>;
@@ -58,10 +77,7 @@ function productSchema(identityRequired: boolean) {
     status: Joi.number().integer().min(PRODUCT_STATUS_ENABLED).max(PRODUCT_STATUS_DISABLED),
     extension_attributes: Joi.object({
       // Magento's other stock item fields (min_qty, manage_stock...) are accepted and ignored.
-      stock_item: Joi.object({
-        is_in_stock: Joi.boolean().truthy(1).falsy(0),
-        qty: Joi.number().min(-MAX_STOCK_QTY).max(MAX_STOCK_QTY),
-      }).unknown(true),
+      stock_item: stockItemInputSchema(),
     }).unknown(true),
     // Fields a Magento client sends or reads back that this catalog subset does not keep:
     // accepted and ignored, so a product read from Magento can be posted here as it is.

@@ -1,6 +1,6 @@
 import { defineContract, Joi } from '#framework';
 import type { StockItemInterface } from './Data/StockItemInterface.js';
-import { MAX_STOCK_QTY } from './ProductRepositoryInterface.js';
+import { stockItemInputSchema } from './ProductRepositoryInterface.js';
 import { skuSchema } from './skuKey.js';
 
 /** Magento's `CatalogInventory\Api\StockRegistryInterface`, the part REST clients read. */
@@ -9,7 +9,7 @@ export interface StockRegistryInterface {
   getStockItemBySku(productSku: string): Promise<StockItemInterface>;
   /**
    * PUT /V1/products/:productSku/stockItems/:itemId: sets the product's qty and/or stock status
-   * (the other stock item fields are accepted and ignored); answers the item id. 404 for an
+   * (Magento's other stock item fields are accepted and ignored, unknown ones are a 400); answers the item id. 404 for an
    * unknown sku. Needs an all-stores caller, like every catalog write.
    */
   updateStockItemBySku(productSku: string, stockItem: StockItemInput): Promise<number>;
@@ -30,12 +30,7 @@ export const StockRegistryInterface = defineContract<StockRegistryInterface>('Di
       { name: 'productSku', schema: skuSchema.required() },
       {
         name: 'stockItem',
-        schema: Joi.object({
-          qty: Joi.number().min(-MAX_STOCK_QTY).max(MAX_STOCK_QTY),
-          is_in_stock: Joi.boolean().truthy(1).falsy(0),
-        })
-          .unknown(true)
-          .required(),
+        schema: stockItemInputSchema().required(),
       },
     ],
     description: "Set a product's stock quantity and status; answers the stock item id",
