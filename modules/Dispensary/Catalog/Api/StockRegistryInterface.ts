@@ -1,4 +1,4 @@
-import { defineContract, Joi } from '#framework';
+import { defineContract } from '#framework';
 import type { StockItemInterface } from './Data/StockItemInterface.js';
 import { stockItemInputSchema } from './ProductRepositoryInterface.js';
 import { skuSchema } from './skuKey.js';
