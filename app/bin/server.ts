@@ -8,7 +8,9 @@
 import 'reflect-metadata';
 import { Application } from '../bootstrap/Application.js';
 import { createHttpServer } from '../bootstrap/HttpServer.js';
+import { ConfigError } from '../framework/config/xml.js';
 import { redactUrl } from '../framework/db/dialect.js';
+import { DatabaseStorageError } from '../framework/db/MigrationSource.js';
 import { flushLogs } from '../framework/logger.js';
 
 const SHUTDOWN_GRACE_MS = Number(process.env.SHUTDOWN_GRACE_MS ?? 10_000);
@@ -65,6 +67,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? (error.name === 'ConfigError' || error.name === 'DatabaseStorageError' ? error.message : error.stack) : String(error)}\n`);
+  process.stderr.write(`${error instanceof Error ? (error instanceof ConfigError || error instanceof DatabaseStorageError ? error.message : error.stack) : String(error)}\n`);
   process.exit(1);
 });

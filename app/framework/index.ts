@@ -37,6 +37,7 @@ export type { ExtensionAttributes } from './extension/ExtensionAttributes.js';
 
 export { defineContract, isContract, type Contract, type MethodSpec, type ParameterSpec } from './contract/Contract.js';
 export * from './exception/index.js';
+export { WebapiException } from './webapi/WebapiException.js';
 export {
   requestContext,
   ADMIN_STORE,
