@@ -48,7 +48,7 @@ export {
   type RequestContextData,
 } from './context/RequestContext.js';
 export { ConnectionProvider } from './db/ConnectionProvider.js';
-export { isUniqueViolation, nowTimestamp, type Dialect } from './db/dialect.js';
+export { hasRowLocks, isUniqueViolation, nowTimestamp, type Dialect } from './db/dialect.js';
 export type { CliCommand } from './console/CommandList.js';
 export type { DataInstaller } from './setup/DataInstallerList.js';
 export { StoreResolverInterface } from './store/StoreResolverInterface.js';
