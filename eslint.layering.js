@@ -1,7 +1,8 @@
 /**
  * The layering, as a lint rule (`layering/imports`, on in eslint.config.js):
  *   - app/framework/ (the runtime) never imports modules/, app/bootstrap/, app/cli/ or app/bin/:
- *     it knows modules only through their configuration;
+ *     it knows modules only through their configuration; its db/ and exception/ layers never
+ *     import webapi/ (HTTP statuses are mapped at the edge, in webapi/ErrorProcessor.ts);
  *   - a module imports the runtime only through `#framework` (its public API), and another module
  *     only through that module's Api/ folder.
  * Import paths are resolved against the importing file, so `../../../modules/...` and
@@ -32,6 +33,8 @@ export function layeringViolation(file, target) {
     if (under(target, 'modules')) return 'app/framework must not import from modules/: the runtime knows modules only through their etc/*.xml';
     const outside = RUNTIME_OUTSIDE_FRAMEWORK.find((folder) => under(target, folder));
     if (outside) return `app/framework must not import from ${outside}/: it is built on the framework, not the other way round`;
+    const below = ['app/framework/db', 'app/framework/exception'].find((folder) => under(file, folder));
+    if (below && under(target, 'app/framework/webapi')) return `${below}/ must not import from app/framework/webapi/: the web API maps domain errors to HTTP at the edge`;
     return null;
   }
   const from = moduleOf(file);

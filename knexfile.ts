@@ -13,7 +13,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Knex } from 'knex';
-import { DEFAULT_DATABASE_URL } from './app/bootstrap/Application.js';
+import { databaseUrl } from './app/bootstrap/DeploymentConfig.js';
 import { parseDatabaseUrl } from './app/framework/db/dialect.js';
 import { ModuleMigrationSource } from './app/framework/db/MigrationSource.js';
 import { loadModules } from './app/framework/module/ModuleLoader.js';
@@ -27,7 +27,7 @@ const MIGRATION_STUB = path.join(ROOT, 'app', 'framework', 'db', 'migration.stub
 process.chdir(ROOT);
 
 function config(): Knex.Config {
-  const database = parseDatabaseUrl(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL);
+  const database = parseDatabaseUrl(databaseUrl());
   const argv = process.argv.slice(2);
   if (argv.includes('migrate:make')) {
     // Plain `knex migrate:make` would write to ./migrations, which no module serves; with

@@ -48,6 +48,16 @@ describe('eslint.layering.js (lint rule layering/imports)', function () {
       ]);
     });
 
+    it('should fail an import of the web API from db/ and exception/', async () => {
+      const line = "import { WebapiException } from '../webapi/WebapiException.js';\nexport const e = WebapiException;\n";
+      expect(await layeringErrors(FILE, line)).to.deep.equal([
+        'app/framework/db/ must not import from app/framework/webapi/: the web API maps domain errors to HTTP at the edge',
+      ]);
+      expect(await layeringErrors('app/framework/exception/Example.ts', line)).to.deep.equal([
+        'app/framework/exception/ must not import from app/framework/webapi/: the web API maps domain errors to HTTP at the edge',
+      ]);
+    });
+
     it('should pass imports within the framework', async () => {
       expect(await layeringErrors(FILE, "export { parseDatabaseUrl } from './dialect.js';\nexport { loadModules } from '../module/ModuleLoader.js';\n")).to.deep.equal([]);
     });

@@ -7,11 +7,14 @@
  */
 import 'reflect-metadata';
 import { Application } from '../bootstrap/Application.js';
+import { readServerSettings } from '../bootstrap/DeploymentConfig.js';
 import { createHttpServer } from '../bootstrap/HttpServer.js';
+import { ConfigError } from '../framework/config/xml.js';
 import { redactUrl } from '../framework/db/dialect.js';
+import { DatabaseStorageError } from '../framework/db/MigrationSource.js';
 import { flushLogs } from '../framework/logger.js';
 
-const SHUTDOWN_GRACE_MS = Number(process.env.SHUTDOWN_GRACE_MS ?? 10_000);
+const { port, host, shutdownGraceMs: SHUTDOWN_GRACE_MS } = readServerSettings();
 /** What the shutdown may take beyond the grace period: closing the pool, flushing the logs. */
 const SHUTDOWN_SLACK_MS = 1_000;
 const SIGNAL_EXIT_CODES: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
@@ -20,8 +23,6 @@ async function main(): Promise<void> {
   const app = await Application.create({ area: 'webapi_rest' });
   const { migrations } = await app.setupUpgrade();
   if (migrations.length) app.logger.info({ migrations }, 'applied migrations');
-  const port = Number(process.env.PORT ?? 3000);
-  const host = process.env.HOST;
   const server = createHttpServer(app);
   const onListening = () => {
     const address = server.address();
@@ -65,6 +66,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? (error.name === 'ConfigError' || error.name === 'DatabaseStorageError' ? error.message : error.stack) : String(error)}\n`);
+  process.stderr.write(`${error instanceof Error ? (error instanceof ConfigError || error instanceof DatabaseStorageError ? error.message : error.stack) : String(error)}\n`);
   process.exit(1);
 });

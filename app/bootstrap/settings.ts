@@ -1,5 +1,5 @@
 /**
- * Parsing of deployment settings. Application.create reads the environment and hands the raw
+ * Parsing of deployment settings. DeploymentConfig.ts reads the environment and hands the raw
  * strings here; a value that does not parse stops start-up naming the variable.
  */
 import { availableParallelism } from 'node:os';

@@ -37,6 +37,7 @@ export type { ExtensionAttributes } from './extension/ExtensionAttributes.js';
 
 export { defineContract, isContract, type Contract, type MethodSpec, type ParameterSpec } from './contract/Contract.js';
 export * from './exception/index.js';
+export { WebapiException } from './webapi/WebapiException.js';
 export {
   requestContext,
   ADMIN_STORE,
@@ -47,7 +48,7 @@ export {
   type RequestContextData,
 } from './context/RequestContext.js';
 export { ConnectionProvider } from './db/ConnectionProvider.js';
-export { isUniqueViolation, nowTimestamp, type Dialect } from './db/dialect.js';
+export { hasRowLocks, isUniqueViolation, nowTimestamp, type Dialect } from './db/dialect.js';
 export type { CliCommand } from './console/CommandList.js';
 export type { DataInstaller } from './setup/DataInstallerList.js';
 export { StoreResolverInterface } from './store/StoreResolverInterface.js';

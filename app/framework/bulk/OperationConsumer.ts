@@ -19,11 +19,12 @@ import { requestContext, type RequestContextData } from '../context/RequestConte
 import type { RouteDefinition } from '../config/WebapiConfig.js';
 import { isRetryableConflict, isUnavailable } from '../db/dialect.js';
 import { translateDatabaseError, type UnitOfWork } from '../db/UnitOfWork.js';
-import { LocalizedException, renderPhrase } from '../exception/LocalizedException.js';
+import { LocalizedException, NoSuchEntityException, renderPhrase } from '../exception/LocalizedException.js';
 import { InputException } from '../exception/InputException.js';
 import type { Logger } from '../logger.js';
 import { sleep, type ConsumeOptions, type Delivery, type QueueConnection } from '../queue/QueueConnection.js';
 import type { RouteTarget } from '../webapi/FrontController.js';
+import { httpStatusOf } from '../webapi/ErrorProcessor.js';
 import { snakeCaseKeys } from '../webapi/naming.js';
 import type { OperationManagementInterface, StoredOperation } from './BulkManagementInterface.js';
 import { decodeOperationMessage } from './OperationMessage.js';
@@ -103,7 +104,7 @@ export class OperationConsumer {
     const request = operation.request;
     const route = request ? this.routes.get(`${request.method} ${request.url}`) : undefined;
     if (!request || !route) {
-      throw new OperationFailed(`The route ${request?.method ?? ''} ${request?.url ?? ''} is not served any more.`, 404);
+      throw new NoSuchEntityException(`The route ${request?.method ?? ''} ${request?.url ?? ''} is not served any more.`);
     }
     const target = this.options.target(route);
     const context: RequestContextData = { requestId: randomUUID(), store: request.store, caller: request.caller };
@@ -119,7 +120,7 @@ export class OperationConsumer {
 
   private async recordFailure(operationId: number, failure: unknown): Promise<void> {
     if (failure instanceof LocalizedException) {
-      await this.options.operations.fail(operationId, OperationStatus.NOT_RETRIABLY_FAILED, describe(failure), failure.httpStatus);
+      await this.options.operations.fail(operationId, OperationStatus.NOT_RETRIABLY_FAILED, describe(failure), httpStatusOf(failure));
       return;
     }
     this.options.logger.error({ err: failure, operationId }, 'consumer: operation failed unexpectedly');
@@ -127,17 +128,9 @@ export class OperationConsumer {
   }
 }
 
-class OperationFailed extends LocalizedException {
-  override readonly httpStatus: number;
-  constructor(message: string, status: number) {
-    super(message);
-    this.httpStatus = status;
-  }
-}
-
 function isTransient(raw: unknown, failure: unknown): boolean {
   if (isUnavailable(raw) || isRetryableConflict(raw)) return true;
-  return failure instanceof LocalizedException && failure.httpStatus >= 500;
+  return failure instanceof LocalizedException && httpStatusOf(failure) >= 500;
 }
 
 function describe(error: unknown): string {

@@ -1,14 +1,14 @@
 import type { Knex } from 'knex';
 import { requestContext } from '../context/RequestContext.js';
-import { WebapiException } from '../exception/LocalizedException.js';
+import { SERVICE_UNAVAILABLE, ServiceUnavailableException } from '../exception/ServiceUnavailableException.js';
 import { isRetryableConflict, isUnavailable, storageFailure } from './dialect.js';
 
-export const SERVICE_UNAVAILABLE = 'The service is temporarily unavailable. Try again later.';
+export { SERVICE_UNAVAILABLE };
 
 /**
  * One transaction around the whole intercepted call: when the service or any plugin throws,
  * nothing the request wrote is kept. A deadlock or serialization conflict reruns the call in a
- * fresh transaction (the first attempt left nothing behind); a lost database answers 503.
+ * fresh transaction (the first attempt left nothing behind); a lost database is a ServiceUnavailableException (503 at the web API).
  */
 export class UnitOfWork {
   constructor(
@@ -49,9 +49,7 @@ export class UnitOfWork {
 
 export function translateDatabaseError(error: unknown): unknown {
   if (isUnavailable(error) || storageFailure(error)) {
-    const unavailable = new WebapiException(503, SERVICE_UNAVAILABLE);
-    (unavailable as { cause?: unknown }).cause = error;
-    return unavailable;
+    return new ServiceUnavailableException(SERVICE_UNAVAILABLE, {}, undefined, { cause: error });
   }
   return error;
 }

@@ -11,6 +11,10 @@ import type { ModuleDefinition } from '../module/ModuleLoader.js';
 
 export type Newable = new (...args: never[]) => object;
 
+export function isClass(value: unknown): value is Newable {
+  return typeof value === 'function' && value.prototype !== undefined;
+}
+
 export class ClassResolver {
   private readonly resolved = new Map<string, unknown>();
   private readonly constants = new Map<string, unknown>();

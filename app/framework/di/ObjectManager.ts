@@ -1,16 +1,17 @@
 /**
  * Builds the inversify container from merged di.xml: preferences, types with arguments,
- * virtualTypes, `shared`, and plugins. Every class that has plugins is replaced by a generated
- * Interceptor subclass whose chains are composed here, once.
+ * virtualTypes, `shared`. Every class that has plugins is replaced by a generated Interceptor
+ * subclass whose chains PluginChainBuilder composes, once; validatePluginTargets checks them.
  */
 import { Container, type ResolutionContext } from 'inversify';
-import { mergeArgument, type ArgumentValue, type DiConfig, type PluginDeclaration } from '../config/DiConfig.js';
+import { mergeArgument, type ArgumentValue, type DiConfig } from '../config/DiConfig.js';
 import { ConfigError } from '../config/xml.js';
 import { isContract, type Contract } from '../contract/Contract.js';
-import { declaredContracts } from '../contract/implementsContract.js';
-import { buildLevels, pluginMethods, type PluginEntry, type PluginLevel } from '../interception/PluginList.js';
+import type { PluginLevel } from '../interception/PluginList.js';
 import { createInterceptorClass } from '../interception/Interceptor.js';
-import type { ClassResolver, Newable } from './ClassResolver.js';
+import { PluginChainBuilder } from '../interception/PluginChainBuilder.js';
+import { isClass, type ClassResolver, type Newable } from './ClassResolver.js';
+import { validatePluginTargets } from './validatePluginTargets.js';
 import { constructorParameters, injectionPoints } from './constructorParameters.js';
 
 export interface ResolvedChain {
@@ -23,10 +24,6 @@ type Recipe = (ctx: ResolutionContext) => unknown;
 
 const DEPLOYMENT_CONFIG = 'Framework\\App\\DeploymentConfig';
 
-function isClass(value: unknown): value is Newable {
-  return typeof value === 'function' && value.prototype !== undefined;
-}
-
 export function serviceName(id: string | Contract): string {
   return typeof id === 'string' ? id : id.name;
 }
@@ -38,12 +35,14 @@ export class ObjectManager {
   private readonly bound = new Set<string>();
   /** How to build a fresh instance of each bound class name (for shared="false" object arguments). */
   private readonly factories = new Map<string, Recipe>();
+  private readonly plugins: PluginChainBuilder;
 
   constructor(
     readonly config: DiConfig,
     private readonly resolver: ClassResolver,
     instances: ReadonlyMap<string, unknown> = new Map(),
   ) {
+    this.plugins = new PluginChainBuilder(config, resolver, (typeName) => this.get<object>(typeName));
     for (const [name, instance] of instances) this.bindConstant(name, instance);
   }
 
@@ -115,7 +114,7 @@ export class ObjectManager {
   /** Binds every loaded name. Call after the resolver has loaded all referenced names. */
   bindAll(names: Iterable<string>): void {
     for (const name of names) this.bindName(name);
-    this.validatePluginTargets();
+    validatePluginTargets(this.config, this.resolver, this.plugins, (n) => this.concreteName(n));
   }
 
   private bindConstant(name: string, value: unknown): void {
@@ -240,118 +239,10 @@ export class ObjectManager {
     }
   }
 
-  /**
-   * The names whose plugins apply to an instance of `cls` bound as `name`, most general first:
-   * the contracts it implements (those whose preference chain passes through it or a parent, and
-   * those it declares with @implementsContract), its parent classes, then itself.
-   */
-  private pluginTargets(cls: Newable, configNames: string[]): string[] {
-    const own = [...this.superclassNames(cls), ...configNames];
-    const contracts: string[] = [];
-    for (const forName of this.config.preferences.keys()) {
-      const seen = new Set([forName]);
-      for (let next = this.config.preferences.get(forName)?.type; next && !seen.has(next); next = this.config.preferences.get(next)?.type) {
-        if (own.includes(next)) {
-          contracts.push(forName);
-          break;
-        }
-        seen.add(next); // a cycle is reported where it is bound; here it must only not loop
-      }
-    }
-    contracts.push(...declaredContracts(cls));
-    return [...new Set([...contracts, ...own])];
-  }
-
-  /**
-   * Plugin configuration merged by name down the hierarchy, as Magento's PluginList does: a
-   * declaration on the class (or a subclass) changes the attributes it sets of the plugin of the
-   * same name declared on a contract or parent, e.g. `disabled="true"` or a new `sortOrder`.
-   */
-  private mergedPlugins(targets: readonly string[]): PluginDeclaration[] {
-    const merged = new Map<string, PluginDeclaration>();
-    for (const target of targets) {
-      for (const declaration of this.config.types.get(target)?.plugins.values() ?? []) {
-        const previous = merged.get(declaration.name);
-        if (!previous) {
-          merged.set(declaration.name, { ...declaration, files: [...declaration.files] });
-          continue;
-        }
-        if (declaration.type !== undefined) previous.type = declaration.type;
-        if (declaration.sortOrder !== undefined) previous.sortOrder = declaration.sortOrder;
-        if (declaration.disabled !== undefined) previous.disabled = declaration.disabled;
-        previous.files.push(...declaration.files.filter((file) => !previous.files.includes(file)));
-      }
-    }
-    return [...merged.values()].filter((declaration) => !declaration.disabled);
-  }
-
   private intercept(name: string, cls: Newable, configNames: string[]): Newable {
-    const declarations = this.mergedPlugins(this.pluginTargets(cls, configNames));
-    if (declarations.length === 0) return cls;
-    const entries = declarations.map((declaration) => this.pluginEntry(declaration));
-    const methods = new Set(entries.flatMap((entry) => [...pluginMethods(entry.pluginClass).keys()]));
-    const chains = new Map<string, PluginLevel[]>();
-    for (const method of methods) {
-      if (typeof cls.prototype[method] !== 'function') continue; // reported by validatePluginTargets
-      const levels = buildLevels(entries, method);
-      if (levels.length) chains.set(method, levels);
-    }
+    const chains = this.plugins.chainsFor(cls, [...this.superclassNames(cls), ...configNames]);
+    if (!chains) return cls;
     this.chains.set(name, chains);
     return createInterceptorClass(cls, chains);
-  }
-
-  private pluginEntry(declaration: PluginDeclaration): PluginEntry {
-    const files = declaration.files.join(', ');
-    if (!declaration.type) throw new ConfigError(`${files}: plugin "${declaration.name}" on ${declaration.target} has no type`);
-    const pluginClass = this.resolver.get(declaration.type);
-    if (!isClass(pluginClass)) throw new ConfigError(`${files}: plugin type ${declaration.type} is not a class`);
-    const typeName = declaration.type;
-    let instance: object | undefined;
-    return {
-      name: declaration.name,
-      typeName,
-      sortOrder: declaration.sortOrder ?? 0,
-      position: declaration.position,
-      pluginClass,
-      instance: () => (instance ??= this.get<object>(typeName)),
-    };
-  }
-
-  /** A plugin method that names no method of its target is an error (Magento ignores it silently). */
-  private validatePluginTargets(): void {
-    for (const type of this.config.types.values()) {
-      for (const declaration of type.plugins.values()) {
-        // A declaration without a type only changes a plugin of that name inherited from a contract or parent.
-        if (declaration.disabled || declaration.type === undefined) continue;
-        const entry = this.pluginEntry(declaration);
-        const target = this.targetMethods(type.name);
-        if (!target) {
-          throw new ConfigError(`${declaration.files.join(', ')}: plugin "${declaration.name}" is declared on ${type.name}, which does not resolve to a class or contract`);
-        }
-        for (const method of pluginMethods(entry.pluginClass).keys()) {
-          if (!target.has(method)) {
-            throw new ConfigError(
-              `${declaration.files.join(', ')}: plugin "${declaration.name}" (${declaration.type}) intercepts ${type.name}::${method}(), which does not exist; methods: ${[...target].sort().join(', ')}`,
-            );
-          }
-        }
-      }
-    }
-  }
-
-  private targetMethods(name: string): Set<string> | undefined {
-    const typeConfig = this.config.types.get(name);
-    const valueName = typeConfig?.virtualOf ? this.concreteName(typeConfig.virtualOf) : name;
-    if (!this.resolver.has(valueName)) return undefined;
-    const value = this.resolver.get(valueName);
-    if (isContract(value)) return new Set(Object.keys(value.methods));
-    if (!isClass(value)) return undefined;
-    const methods = new Set<string>();
-    for (let proto = value.prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
-      for (const key of Object.getOwnPropertyNames(proto)) {
-        if (key !== 'constructor' && typeof Object.getOwnPropertyDescriptor(proto, key)?.value === 'function') methods.add(key);
-      }
-    }
-    return methods;
   }
 }

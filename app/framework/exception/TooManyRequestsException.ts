@@ -1,11 +1,12 @@
-import { WebapiException } from './LocalizedException.js';
+import { LocalizedException } from './LocalizedException.js';
 
 /**
- * 429 with Magento's phrase (its REST controller answers `Too Many Requests` when backpressure
- * refuses a call) and a `Retry-After` in whole seconds.
+ * A caller asked too often (the login throttle) and should come back after `retryAfterSeconds`.
+ * The phrase is Magento's (its REST controller answers `Too Many Requests` when backpressure
+ * refuses a call); the web API answers it 429 with a `Retry-After` in whole seconds.
  */
-export class TooManyRequestsException extends WebapiException {
+export class TooManyRequestsException extends LocalizedException {
   constructor(readonly retryAfterSeconds: number) {
-    super(429, 'Too Many Requests', {}, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+    super('Too Many Requests');
   }
 }

@@ -1,3 +1,4 @@
 export * from './LocalizedException.js';
 export * from './InputException.js';
 export * from './TooManyRequestsException.js';
+export * from './ServiceUnavailableException.js';

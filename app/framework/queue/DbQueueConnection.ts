@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Dialect } from '../db/dialect.js';
+import { hasRowLocks, type Dialect } from '../db/dialect.js';
 import type { Logger } from '../logger.js';
 import { sleep, type ConsumeOptions, type Delivery, type QueueConnection, type QueueDepth } from './QueueConnection.js';
 import { queueForTopic, type Topology } from './Topology.js';
@@ -79,7 +79,7 @@ export class DbQueueConnection implements QueueConnection {
   private async claim(queue: string): Promise<MessageRow | null> {
     const now = Date.now();
     const claimed = { available_at: now + this.lockTimeoutMs, locked_by: this.owner };
-    if (this.dialect !== 'sqlite') {
+    if (hasRowLocks(this.dialect)) {
       return this.knex.transaction(async (trx) => {
         const row = (await trx(QUEUE_MESSAGE_TABLE)
           .select('id', 'body', 'available_at', 'attempts')

@@ -12,7 +12,10 @@ import type { Caller, Store } from '../context/RequestContext.js';
 import { GUEST, requestContext } from '../context/RequestContext.js';
 import type { BulkManagementInterface, OperationToSchedule } from '../bulk/BulkManagementInterface.js';
 import { InputException } from '../exception/InputException.js';
-import { LocalizedException, renderPhrase, WebapiException } from '../exception/LocalizedException.js';
+import { LocalizedException, renderPhrase } from '../exception/LocalizedException.js';
+import { ServiceUnavailableException } from '../exception/ServiceUnavailableException.js';
+import { httpStatusOf } from './ErrorProcessor.js';
+import { WebapiException } from './WebapiException.js';
 import type { RouteDefinition } from '../config/WebapiConfig.js';
 import { QueueUnavailableError } from '../queue/QueueConnection.js';
 import { SERVICE_UNAVAILABLE, translateDatabaseError } from '../db/UnitOfWork.js';
@@ -114,7 +117,7 @@ export class AsyncController {
             operations.push(accepted(key, request(args)));
           } catch (error) {
             if (!(error instanceof LocalizedException)) throw error;
-            operations.push({ key, status: 5, request: null, dataHash: null, errorMessage: describe(error), errorCode: error.httpStatus });
+            operations.push({ key, status: 5, request: null, dataHash: null, errorMessage: describe(error), errorCode: httpStatusOf(error) });
           }
         });
       } else {
@@ -135,9 +138,7 @@ export class AsyncController {
         await bulks!.scheduleBulk({ uuid, topic, description: `Topic ${topic}`, caller, operations });
       } catch (error) {
         if (error instanceof QueueUnavailableError) {
-          const unavailable = new WebapiException(503, SERVICE_UNAVAILABLE);
-          (unavailable as { cause?: unknown }).cause = error;
-          throw unavailable;
+          throw new ServiceUnavailableException(SERVICE_UNAVAILABLE, {}, undefined, { cause: error });
         }
         throw translateDatabaseError(error);
       }

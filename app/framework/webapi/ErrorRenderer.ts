@@ -1,12 +1,13 @@
 /**
- * Every error becomes Magento's REST error body. Expected errors (LocalizedException) answer their
- * own status with the raw phrase and parameters; anything else is logged with a report id and
+ * Every error becomes Magento's REST error body. Expected errors (LocalizedException) answer the
+ * status the ErrorProcessor maps their class to, with the raw phrase and parameters; anything else is logged with a report id and
  * answers 500 without the detail, unless developer mode is on.
  */
 import { randomBytes } from 'node:crypto';
 import { InputException } from '../exception/InputException.js';
-import { LocalizedException, renderPhrase, WebapiException } from '../exception/LocalizedException.js';
+import { LocalizedException, renderPhrase } from '../exception/LocalizedException.js';
 import type { Logger } from '../logger.js';
+import { httpHeadersOf, httpStatusOf } from './ErrorProcessor.js';
 
 export interface ErrorBody {
   message: string;
@@ -37,9 +38,10 @@ export class ErrorRenderer {
       if (error instanceof InputException && error.errors.length > 1) {
         body.errors = error.errors.map((e) => ({ message: e.phrase, parameters: { ...e.parameters } }));
       }
-      if (error.httpStatus >= 500) this.logger.error({ err: (error as { cause?: unknown }).cause ?? error, reqId: requestId }, renderPhrase(error.phrase, error.parameters));
+      const status = httpStatusOf(error);
+      if (status >= 500) this.logger.error({ err: (error as { cause?: unknown }).cause ?? error, reqId: requestId }, renderPhrase(error.phrase, error.parameters));
       if (this.developerMode) body.trace = error.stack ?? '';
-      return { status: error.httpStatus, body, headers: error instanceof WebapiException ? error.headers : undefined };
+      return { status, body, headers: httpHeadersOf(error) };
     }
     const reportId = `webapi-${randomBytes(6).toString('hex')}`;
     this.logger.error({ err: error, reportId, reqId: requestId }, 'Unexpected error in web API call');

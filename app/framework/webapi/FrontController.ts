@@ -7,7 +7,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import { ADMIN_STORE, GUEST, requestContext, type Caller, type RequestContextData, type Store } from '../context/RequestContext.js';
-import { AuthorizationException, LocalizedException, WebapiException } from '../exception/LocalizedException.js';
+import { AuthorizationException, LocalizedException } from '../exception/LocalizedException.js';
+import { WebapiException } from './WebapiException.js';
 import type { DatabaseHealth } from '../db/DatabaseHealth.js';
 import type { UnitOfWork } from '../db/UnitOfWork.js';
 import { translateDatabaseError } from '../db/UnitOfWork.js';

@@ -6,7 +6,7 @@
  * segments and query values may not. Walks iteratively, so no input can exhaust the stack.
  */
 import { InputException, invalidFieldValue, unknownField, type InputError } from '../exception/InputException.js';
-import { WebapiException } from '../exception/LocalizedException.js';
+import { WebapiException } from './WebapiException.js';
 
 export const DEFAULT_MAX_JSON_DEPTH = 64;
 /** What the query parser (qs) takes; more would be dropped silently, so more answers 400. */

@@ -9,7 +9,8 @@ import type { RouteDefinition } from '../../../app/framework/config/WebapiConfig
 import { OperationManagementInterface } from '../../../app/framework/bulk/BulkManagementInterface.js';
 import { OperationConsumer } from '../../../app/framework/bulk/OperationConsumer.js';
 import { UnitOfWork } from '../../../app/framework/db/UnitOfWork.js';
-import { WebapiException } from '../../../app/framework/exception/LocalizedException.js';
+import { NoSuchEntityException } from '../../../app/framework/exception/LocalizedException.js';
+import { ServiceUnavailableException } from '../../../app/framework/exception/ServiceUnavailableException.js';
 import type { Delivery } from '../../../app/framework/queue/QueueConnection.js';
 import { Dispensary } from '../../modules/Recommendation/support.js';
 
@@ -77,7 +78,7 @@ describe('Async operations consumer: failure policy', function () {
     const { body, uuid } = await queued('C-1');
     let calls = 0;
     const { value, calls: outcome } = delivery(body);
-    await consumer(() => (++calls <= 2 ? new WebapiException(503, 'The service is temporarily unavailable. Try again later.') : null)).handle(value);
+    await consumer(() => (++calls <= 2 ? new ServiceUnavailableException() : null)).handle(value);
     expect(calls).to.equal(3);
     expect(outcome).to.deep.equal(['ack']);
     expect(await operation(uuid)).to.include({ status: 1, started_count: 1 });
@@ -87,7 +88,7 @@ describe('Async operations consumer: failure policy', function () {
     const { body, uuid } = await queued('C-1');
     let calls = 0;
     const { value, calls: outcome } = delivery(body);
-    await consumer(() => (++calls, new WebapiException(503, 'The service is temporarily unavailable. Try again later.'))).handle(value);
+    await consumer(() => (++calls, new ServiceUnavailableException())).handle(value);
     expect(calls).to.equal(4); // the first try and three retries
     expect(outcome).to.deep.equal(['requeue']);
     expect(await operation(uuid)).to.include({ status: 2, error_code: 503, started_count: 0 });
@@ -102,7 +103,7 @@ describe('Async operations consumer: failure policy', function () {
     const { body, uuid } = await queued('C-2');
     let calls = 0;
     const { value, calls: outcome } = delivery(body);
-    await consumer(() => (++calls, new WebapiException(404, 'No such entity with %fieldName = %fieldValue', { fieldName: 'x', fieldValue: 'y' }))).handle(value);
+    await consumer(() => (++calls, NoSuchEntityException.singleField('x', 'y'))).handle(value);
     expect(calls).to.equal(1);
     expect(outcome).to.deep.equal(['ack']);
     expect(await operation(uuid)).to.include({ status: 3, error_code: 404, result_message: 'No such entity with x = y' });

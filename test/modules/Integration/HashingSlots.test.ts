@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { WebapiException } from '../../../app/framework/index.js';
+import { ServiceUnavailableException } from '../../../app/framework/index.js';
+import { httpHeadersOf, httpStatusOf } from '../../../app/framework/webapi/ErrorProcessor.js';
 import { HashingSlots } from '../../../modules/Dispensary/Integration/Model/HashingSlots.js';
 
 describe('Integration: HashingSlots', () => {
@@ -28,10 +29,10 @@ describe('Integration: HashingSlots', () => {
     const results = await Promise.all(calls);
     expect(results.slice(0, 4)).to.deep.equal([{ value: 0 }, { value: 1 }, { value: 2 }, { value: 3 }]);
     for (const result of results.slice(4)) {
-      const error = (result as { error: WebapiException }).error;
-      expect(error).to.be.instanceOf(WebapiException);
-      expect(error.httpStatus).to.equal(503);
-      expect(error.headers).to.deep.equal({ 'Retry-After': '1' });
+      const error = (result as { error: ServiceUnavailableException }).error;
+      expect(error).to.be.instanceOf(ServiceUnavailableException);
+      expect(httpStatusOf(error)).to.equal(503);
+      expect(httpHeadersOf(error)).to.deep.equal({ 'Retry-After': '1' });
     }
     expect(most).to.equal(2);
     expect(order).to.deep.equal([0, 1, 2, 3]);

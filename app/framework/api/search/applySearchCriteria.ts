@@ -14,7 +14,7 @@
  *   the primary key breaks ties, so pages never overlap.
  */
 import type { Knex } from 'knex';
-import type { Dialect } from '../../db/dialect.js';
+import { binaryCollation, comparesPadded, concatSql, likeEscapeClause, type Dialect } from '../../db/dialect.js';
 import type { Filter, SearchCriteria, SearchFields } from './SearchCriteria.js';
 
 export interface SearchColumn {
@@ -35,17 +35,6 @@ export interface SearchOptions {
 
 const COMPARISON: Record<string, string> = { eq: '=', moreq: '=', neq: '<>', gt: '>', gteq: '>=', from: '>=', lt: '<', lteq: '<=', to: '<=' };
 
-function binary(dialect: Dialect): string {
-  if (dialect === 'mysql') return ' COLLATE utf8mb4_bin';
-  if (dialect === 'postgres') return ' COLLATE "C"';
-  return '';
-}
-
-/** MySQL and PostgreSQL escape LIKE wildcards with `\` by default; SQLite only when told. */
-function likeEscape(dialect: Dialect): string {
-  return dialect === 'mysql' ? '' : " ESCAPE '\\'";
-}
-
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
@@ -55,9 +44,9 @@ function filterSql(filter: Filter, options: SearchOptions): [string, unknown[]] 
   const column = options.columns[filter.field]!.column;
   const type = options.fields[filter.field]!;
   const text = type === 'text';
-  const collate = binary(options.dialect);
+  const collate = binaryCollation(options.dialect);
   // MySQL's binary collation still pads (`'a' = 'a '`): equality and order compare bytes there.
-  const bytes = options.dialect === 'mysql';
+  const bytes = comparesPadded(options.dialect);
   const target = text ? (bytes ? 'CAST(lower(??) AS BINARY)' : `lower(??)${collate}`) : '??';
   const mark = text && bytes ? 'CAST(? AS BINARY)' : '?';
   const value = (v: unknown) => (text && typeof v === 'string' ? v.toLowerCase() : v);
@@ -77,7 +66,7 @@ function filterSql(filter: Filter, options: SearchOptions): [string, unknown[]] 
       const pattern = text ? String(filter.values[0]).toLowerCase() : String(filter.values[0]);
       // LIKE never pads, and on bytes `_` would match a byte: the binary collation it is.
       const subject = text ? `lower(??)${collate}` : '??';
-      return [`${subject} ${filter.conditionType === 'like' ? 'LIKE' : 'NOT LIKE'} ?${likeEscape(options.dialect)}`, [column, pattern]];
+      return [`${subject} ${filter.conditionType === 'like' ? 'LIKE' : 'NOT LIKE'} ?${likeEscapeClause(options.dialect)}`, [column, pattern]];
     }
     case 'finset':
     case 'nfinset': {
@@ -86,8 +75,8 @@ function filterSql(filter: Filter, options: SearchOptions): [string, unknown[]] 
       const negate = filter.conditionType === 'nfinset';
       // A value with a comma is never an element (FIND_IN_SET answers 0); NULL stays unknown either way.
       if (element.includes(',')) return [negate ? '?? IS NOT NULL' : '1 = 0', negate ? [column] : []];
-      const list = options.dialect === 'mysql' ? `CONCAT(',', lower(??), ',')${collate}` : `(',' || lower(??) || ',')${collate}`;
-      return [`${negate ? 'NOT ' : ''}${list} LIKE ?${likeEscape(options.dialect)}`, [column, `%,${escapeLike(element)},%`]];
+      const list = `${concatSql(options.dialect, "','", 'lower(??)', "','")}${collate}`;
+      return [`${negate ? 'NOT ' : ''}${list} LIKE ?${likeEscapeClause(options.dialect)}`, [column, `%,${escapeLike(element)},%`]];
     }
     default:
       return [`${target} ${COMPARISON[filter.conditionType]} ${mark}`, [column, value(filter.values[0])]];
@@ -103,12 +92,12 @@ function applyFilters(query: Knex.QueryBuilder, criteria: SearchCriteria, option
 }
 
 function applyOrder(query: Knex.QueryBuilder, criteria: SearchCriteria, options: SearchOptions): void {
-  const collate = binary(options.dialect);
+  const collate = binaryCollation(options.dialect);
   for (const sort of criteria.sortOrders) {
     const { column, nullable } = options.columns[sort.field]!;
     const direction = sort.direction === 'ASC' ? 'ASC' : 'DESC';
     if (nullable) query.orderByRaw(`CASE WHEN ?? IS NULL THEN 0 ELSE 1 END ${direction}`, [column]);
-    if (options.fields[sort.field] === 'text' && options.dialect === 'mysql') {
+    if (options.fields[sort.field] === 'text' && comparesPadded(options.dialect)) {
       query.orderByRaw(`CAST(lower(??) AS BINARY) ${direction}, CAST(?? AS BINARY) ${direction}`, [column, column]);
     } else if (options.fields[sort.field] === 'text') query.orderByRaw(`lower(??)${collate} ${direction}, ??${collate} ${direction}`, [column, column]);
     else query.orderByRaw(`?? ${direction}`, [column]);

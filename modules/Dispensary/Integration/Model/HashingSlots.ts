@@ -1,4 +1,4 @@
-import { WebapiException } from '#framework';
+import { ServiceUnavailableException } from '#framework';
 
 /** The 503 body the runtime answers when the database is away, with a hint to come back soon. */
 const BUSY = 'The service is temporarily unavailable. Try again later.';
@@ -33,7 +33,7 @@ export class HashingSlots {
     if (this.active < this.concurrency) {
       this.active++;
     } else {
-      if (this.waiting.length >= this.maxWaiting) throw new WebapiException(503, BUSY, {}, { 'Retry-After': '1' });
+      if (this.waiting.length >= this.maxWaiting) throw new ServiceUnavailableException(BUSY, {}, 1);
       // The finishing caller hands its slot straight to the first in line (active stays the same).
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     }

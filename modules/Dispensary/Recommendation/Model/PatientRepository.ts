@@ -6,12 +6,12 @@ import {
   injectable,
   InputException,
   isUniqueViolation,
+  LocalizedException,
   NoSuchEntityException,
   nowTimestamp,
   requestContext,
   runSearch,
   searchCriteriaOutput,
-  WebapiException,
   type SearchColumn,
   type SearchCriteria,
   type SearchResults,
@@ -64,7 +64,7 @@ export class PatientRepository implements PatientRepositoryInterface {
   ) {}
 
   async save(patient: PatientInput): Promise<PatientInterface> {
-    if (requestContext.isAllStores()) throw new WebapiException(400, PATIENT_IN_ALL_SCOPE);
+    if (requestContext.isAllStores()) throw new LocalizedException(PATIENT_IN_ALL_SCOPE);
     const storeId = requestContext.store().id;
     const key = emailKey(patient.email);
     const now = nowTimestamp();

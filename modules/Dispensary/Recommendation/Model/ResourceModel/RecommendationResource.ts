@@ -1,4 +1,4 @@
-import { ConnectionProvider, FrameworkServices, inject, injectable, NoSuchEntityException, requestContext, type Knex } from '#framework';
+import { ConnectionProvider, FrameworkServices, hasRowLocks, inject, injectable, NoSuchEntityException, requestContext, type Knex } from '#framework';
 import type { RecommendationFormat, RecommendationInterface } from '../../Api/Data/RecommendationInterface.js';
 import {
   FULFILLMENT_TYPES,
@@ -119,7 +119,7 @@ export class RecommendationResource {
 
   constructor(@inject(FrameworkServices.ConnectionProvider) private readonly connection: ConnectionProvider) {
     // SQLite has no row locks (and knex warns on FOR UPDATE): its single writer serialises anyway.
-    this.lockRows = connection.dialect !== 'sqlite';
+    this.lockRows = hasRowLocks(connection.dialect);
   }
 
   db(): Knex {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { startShopApp, type ShopApp } from './support/shopApp.js';
+import { startShopApp, type ShopApp } from '../support/shopApp.js';
 
 const FULL_CATALOG = {
   items: [

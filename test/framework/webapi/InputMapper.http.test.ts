@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { startShopApp, type ShopApp } from './support/shopApp.js';
+import { startShopApp, type ShopApp } from '../support/shopApp.js';
 
 const REQUIRED = '"%fieldName" is required. Enter and try again.';
 const INVALID = 'Invalid value of "%value" provided for the %fieldName field.';

@@ -11,7 +11,7 @@ function route(service: string, method: string, url = '/V1/dispatch'): string {
   return `<route url="${url}" method="POST"><service class="${service}" method="${method}"/><resources><resource ref="anonymous"/></resources></route>`;
 }
 
-describe('Application start-up checks', () => {
+describe('validateRoutes: webapi.xml routes checked against their contracts at start-up', () => {
   let tree: ModuleTree;
   let app: Application | undefined;
   beforeEach(() => {
@@ -27,37 +27,9 @@ describe('Application start-up checks', () => {
     app = await tree.boot('webapi_rest');
     return app;
   };
-  const diFile = () => tree.path('Fixture_Dispatch', 'etc/di.xml');
   const webapiFile = () => tree.path('Fixture_Dispatch', 'etc/webapi.xml');
   const withDi = (body: string, webapi?: string) =>
     tree.module('Fixture_Dispatch', { files: { 'etc/di.xml': configXml(body), ...(webapi ? { 'etc/webapi.xml': routesXml(webapi) } : {}) } });
-
-  describe('when a class named in di.xml does not resolve', () => {
-    it('should name the file and the class when there is no such file', async () => {
-      withDi(`<preference for="${API}" type="${NS}\\Model\\Missing"/>`);
-      await expectConfigError(boot, diFile(), `${NS}\\Model\\Missing`, 'does not resolve');
-    });
-
-    it('should name the file and the class when its module is not enabled', async () => {
-      withDi(`<preference for="${API}" type="Other\\Module\\Model\\Thing"/>`);
-      await expectConfigError(boot, diFile(), 'Other\\Module\\Model\\Thing', 'Other_Module');
-    });
-
-    it('should name the file and the class when the file lacks that export', async () => {
-      withDi(`<preference for="${API}" type="${NS}\\Model\\WrongExport"/>`);
-      await expectConfigError(boot, diFile(), `${NS}\\Model\\WrongExport`, 'no export "WrongExport"');
-    });
-
-    it('should name the file and the class of an object argument', async () => {
-      withDi(`<type name="${DISPATCHER}"><arguments><argument name="x" xsi:type="array"><item name="y" xsi:type="object">${NS}\\Api\\Nothing</item></argument></arguments></type>`);
-      await expectConfigError(boot, diFile(), `${NS}\\Api\\Nothing`);
-    });
-
-    it('should reject a name that is not of the form Vendor\\Module\\Path\\Name', async () => {
-      withDi(`<preference for="${API}" type="Dispatcher"/>`);
-      await expectConfigError(boot, diFile(), '"Dispatcher"');
-    });
-  });
 
   describe('when a route is wrong', () => {
     it('should fail on a method the contract does not have, naming the file, the route and the method', async () => {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import request from 'supertest';
-import { TestApp } from '../support/testApp.js';
+import { TestApp } from '../../support/testApp.js';
 
 /** Debian's chromium package; `.ci/run` installs it when missing. */
 const CHROMIUM = '/usr/bin/chromium';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { TestApp } from '../support/testApp.js';
+import { TestApp } from '../../support/testApp.js';
 
 describe('GET /health', () => {
   let t: TestApp;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { runCli } from '../../app/cli/Cli.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { freePort, ServerProcess } from '../support/serverProcess.js';
+import { runCli } from '../../../app/cli/Cli.js';
+import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { freePort, ServerProcess } from '../../support/serverProcess.js';
 
 interface Item {
   sku: string;

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import net from 'node:net';
 import knexFactory from 'knex';
-import { parseDatabaseUrl } from '../../app/framework/db/dialect.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { freePort, ServerProcess } from '../support/serverProcess.js';
+import { parseDatabaseUrl } from '../../../app/framework/db/dialect.js';
+import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { freePort, ServerProcess } from '../../support/serverProcess.js';
 
 describe('server processes', function () {
   this.timeout(60_000);

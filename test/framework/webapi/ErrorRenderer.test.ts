@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { startShopApp, type ShopApp } from './support/shopApp.js';
+import { startShopApp, type ShopApp } from '../support/shopApp.js';
 
 const REPORT = /^Internal Error\. Details are available in the log\. Report ID: (webapi-[0-9a-f]+)$/;
 

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { Application } from '../../app/bootstrap/Application.js';
-import { runCli } from '../../app/cli/Cli.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { TcpProxy } from '../support/tcpProxy.js';
+import { Application } from '../../../app/bootstrap/Application.js';
+import { runCli } from '../../../app/cli/Cli.js';
+import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { TcpProxy } from '../../support/tcpProxy.js';
 
 const UNAVAILABLE = { message: 'The service is temporarily unavailable. Try again later.' };
 

@@ -1,0 +1,16 @@
+import type { Application, ApplicationOptions } from '../bootstrap/Application.js';
+import type { Area } from '../framework/config/DiConfig.js';
+import type { Logger } from '../framework/logger.js';
+
+/** What a framework command of the command line works with. */
+export interface CliContext {
+  /** The `global` area's application. */
+  readonly app: Application;
+  readonly options: ApplicationOptions;
+  readonly logger: Logger;
+  readonly out: (line: string) => void;
+  /** Sets what the command line runs (commander only parses; the action runs after). */
+  readonly setAction: (action: () => Promise<void>) => void;
+  /** An application of another area, closed when the command line ends. */
+  readonly openApp: (area: Area) => Promise<Application>;
+}

@@ -1,0 +1,110 @@
+/**
+ * DATABASE_URL -> the knex config of its dialect: the driver, its connection options, and what
+ * each connection is set up with (SQLite pragmas and functions, pg type parsers).
+ */
+import pg from 'pg';
+import type { DatabaseSettings } from './dialect.js';
+import { cachePreparedStatements, type SqliteConnection } from './sqliteStatementCache.js';
+
+const PG_TIMESTAMP = 1114;
+const PG_NUMERIC = 1700;
+let pgParsersSet = false;
+
+/** pg answers timestamps as Date and numerics as strings; we want Magento's text form and numbers. */
+function setPgParsers(): void {
+  if (pgParsersSet) return;
+  pg.types.setTypeParser(PG_TIMESTAMP, (text: string) => text.slice(0, 19));
+  pg.types.setTypeParser(PG_NUMERIC, (text: string) => Number(text));
+  pgParsersSet = true;
+}
+
+/**
+ * SQLite's built-in lower() folds ASCII only; MySQL's and PostgreSQL's fold every letter. The
+ * connection's own lower() (Unicode, as JavaScript folds) makes case-insensitive search criteria
+ * (`É` like `é`) answer the same on all three.
+ */
+function unicodeLower(conn: SqliteConnection): void {
+  conn.function('lower', { deterministic: true }, (value) => (typeof value === 'string' ? value.toLowerCase() : value));
+}
+
+export function parseDatabaseUrl(url: string): DatabaseSettings {
+  if (url.startsWith('sqlite:')) {
+    const filename = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '') || ':memory:';
+    return {
+      url,
+      dialect: 'sqlite',
+      config: {
+        client: 'better-sqlite3',
+        connection: { filename },
+        useNullAsDefault: true,
+        // better-sqlite3 is synchronous: one connection, and requests queue for it.
+        pool: {
+          min: 1,
+          max: 1,
+          idleTimeoutMillis: Number.MAX_SAFE_INTEGER,
+          afterCreate(conn: SqliteConnection, done: (err: Error | null, conn: unknown) => void) {
+            try {
+              if (filename !== ':memory:') conn.pragma('journal_mode = WAL');
+              conn.pragma('busy_timeout = 5000');
+              conn.pragma('foreign_keys = ON');
+              unicodeLower(conn);
+              cachePreparedStatements(conn);
+              done(null, conn);
+            } catch (err) {
+              done(err as Error, conn);
+            }
+          },
+        },
+      },
+    };
+  }
+  if (/^(mysql|mariadb):\/\//.test(url)) {
+    const parsed = new URL(url);
+    return {
+      url,
+      dialect: 'mysql',
+      config: {
+        client: 'mysql2',
+        connection: {
+          host: parsed.hostname,
+          port: Number(parsed.port || 3306),
+          user: decodeURIComponent(parsed.username),
+          password: decodeURIComponent(parsed.password),
+          database: parsed.pathname.replace(/^\//, ''),
+          dateStrings: true,
+          decimalNumbers: true,
+          supportBigNumbers: true,
+          charset: 'utf8mb4',
+          timezone: 'Z',
+          connectTimeout: 5000,
+        },
+        pool: { min: 0, max: 10 },
+        acquireConnectionTimeout: 10000,
+      },
+    };
+  }
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    setPgParsers();
+    const parsed = new URL(url);
+    const schema = parsed.searchParams.get('schema');
+    parsed.searchParams.delete('schema');
+    return {
+      url,
+      dialect: 'postgres',
+      config: {
+        client: 'pg',
+        connection: { connectionString: parsed.toString(), connectionTimeoutMillis: 5000 },
+        searchPath: schema ? [schema] : undefined,
+        pool: { min: 0, max: 10 },
+        acquireConnectionTimeout: 10000,
+      },
+    };
+  }
+  throw new Error(
+    `Unsupported DATABASE_URL "${redactUrl(url)}": use sqlite:<file>, mysql://user:pass@host:port/db or postgres://user:pass@host:port/db`,
+  );
+}
+
+export function redactUrl(url: string): string {
+  return url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
+}
