@@ -17,6 +17,7 @@ import type { RouteDefinition } from '../config/WebapiConfig.js';
 import { QueueUnavailableError } from '../queue/QueueConnection.js';
 import { SERVICE_UNAVAILABLE, translateDatabaseError } from '../db/UnitOfWork.js';
 import type { RouteTarget } from './FrontController.js';
+import { traceOf } from '../observability/RequestTrace.js';
 import { RouteRegistry } from './RouteRegistry.js';
 import { assertQueryParameterCount, assertSafeStrings } from './InputSafety.js';
 
@@ -83,10 +84,14 @@ export class AsyncController {
     if (!match) throw new WebapiException(404, NO_ROUTE);
     const { route, pathParams } = match;
     const { definition, target, params: paramNames } = route.target;
+    // The request log and metrics name the async route's pattern and caller, as for a synchronous route.
+    const trace = traceOf(req.res!);
+    trace.route = `/async${isBulk ? '/bulk' : ''}${route.definition.url}`;
 
-    return requestContext.run({ requestId: randomUUID(), store, caller: GUEST }, async () => {
+    return requestContext.run({ requestId: trace.requestId, store, caller: GUEST, clientAddress: req.ip ?? req.socket.remoteAddress }, async () => {
       const caller = await this.checks.authorize(req, definition.resources, store, defaultScope);
       requestContext.current()!.caller = caller;
+      trace.caller = caller;
       const body = await this.checks.readBody(req, isBulk);
       const placeholders = this.checks.placeholders(store, caller);
       const request = (args: unknown[]) => ({ method: definition.method, url: definition.url, args, store, caller });
