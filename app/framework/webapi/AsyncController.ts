@@ -114,7 +114,8 @@ export class AsyncController {
               if (typeof value === 'string' || typeof value === 'number') params[name] = String(value);
             }
             // The same character rules as the synchronous route: a bad element is rejected, not queued.
-            assertSafeStrings({ pathParams: params, body: own, query: undefined });
+            // The path parameters are keys of the element itself: checking the element names each once.
+            assertSafeStrings({ pathParams: {}, body: own, query: undefined });
             const args = target.mapper.map({ pathParams: params, body: own, query: undefined, placeholders });
             operations.push(accepted(key, request(args)));
           } catch (error) {
