@@ -64,8 +64,14 @@ export function addQueueCommands(program: Command, context: QueueCommandContext)
             unitOfWork: new UnitOfWork(app.knex),
             logger: context.logger,
           });
-          context.logger.info({ consumer, connection: app.queue.type }, 'consumer: started');
-          const handled = await consumerRunner.run({ signal: stop.signal, maxMessages: opts.maxMessages });
+          // Said once the consumer can receive messages, not when the process booted: operators and tests wait for it.
+          let started = false;
+          const onConsuming = (): void => {
+            if (started) return;
+            started = true;
+            context.logger.info({ consumer, connection: app.queue.type }, 'consumer: started');
+          };
+          const handled = await consumerRunner.run({ signal: stop.signal, maxMessages: opts.maxMessages, onConsuming });
           out(`Consumer ${consumer} processed ${handled} message(s).`);
         } finally {
           process.off('SIGTERM', onSignal);

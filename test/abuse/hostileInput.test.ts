@@ -8,7 +8,7 @@ import request from 'supertest';
 import { describeValue } from '../../app/framework/exception/InputException.js';
 import type { Dispensary } from '../modules/Recommendation/support.js';
 import { INVALID, UNSUPPORTED } from '../modules/Recommendation/support.js';
-import { errorsLogged, startAbuseApp, type LogLine } from './support.js';
+import { errorsLogged, listen, startAbuseApp, type LogLine } from './support.js';
 
 const nested = (depth: number, inner = '1') => '['.repeat(depth) + inner + ']'.repeat(depth);
 
@@ -113,6 +113,33 @@ describe('Abuse: hostile input', () => {
       const key = await d.call('get', 'default', `/dispensary/recommendation/${r.recommendation_id}?fie%00lds=x`);
       expect(key.status).to.equal(400);
       expect((await d.read(r.recommendation_id)).items).to.have.length(1);
+    });
+
+    it('should answer 400 "Decoding error." for bytes that are not UTF-8 (an encoded surrogate, 0xFF), sync and async, and store nothing', async () => {
+      const bodies = [
+        Buffer.concat([Buffer.from('{"product":{"sku":"RAW-1","name":"a'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}}')]),
+        Buffer.concat([Buffer.from('{"product":{"sku":"RAW-2","name":"a'), Buffer.from([0xff, 0xfe]), Buffer.from('"}}')]),
+      ];
+      // fetch sends the bytes as they are (supertest would serialise a Buffer as JSON).
+      const server = await listen(d);
+      try {
+        for (const url of ['/rest/all/V1/products', '/rest/all/async/V1/products']) {
+          for (const body of bodies) {
+            const res = await fetch(`http://127.0.0.1:${server.port}${url}`, {
+              method: 'POST',
+              headers: { Authorization: `Bearer ${d.token}`, 'Content-Type': 'application/json' },
+              body,
+            });
+            expect(res.status, `${url} ${body.toString('hex')}`).to.equal(400);
+            expect(await res.json()).to.deep.equal({ message: 'Decoding error.' });
+          }
+        }
+      } finally {
+        await server.close();
+      }
+      expect(await d.t.app.knex('catalog_product').where('sku', 'like', 'RAW-%')).to.deep.equal([]);
+      expect(await d.t.app.knex('magento_bulk').count({ n: '*' }).first()).to.satisfy((r: { n: number | string }) => Number(r.n) === 0);
+      expect(errorsLogged(logs)).to.deep.equal([]);
     });
 
     it('should keep tab, line feed and carriage return in free text (a note)', async () => {

@@ -118,7 +118,7 @@ export class AmqpQueueConnection implements QueueConnection {
         continue;
       }
       delay = 250;
-      const session = new ConsumerSession(connection, queue, handler, options.signal, left(), this.logger);
+      const session = new ConsumerSession(connection, queue, handler, options.signal, left(), this.logger, options.onConsuming);
       try {
         const channel = await connection.createChannel();
         await this.declare(channel);
@@ -168,6 +168,7 @@ class ConsumerSession {
     private readonly signal: AbortSignal,
     private readonly limit: number | undefined,
     private readonly logger: Logger,
+    private readonly onConsuming?: () => void,
   ) {}
 
   run(channel: Channel): Promise<number> {
@@ -216,6 +217,7 @@ class ConsumerSession {
           await channel.prefetch(1);
           ({ consumerTag } = await channel.consume(this.queue, (message) => void onMessage(message), { noAck: false }));
           if (this.signal.aborted) finish();
+          else this.onConsuming?.();
         } catch (error) {
           finish(error as Error);
         }

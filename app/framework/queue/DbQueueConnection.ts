@@ -48,12 +48,16 @@ export class DbQueueConnection implements QueueConnection {
   async consume(queue: string, handler: (delivery: Delivery) => Promise<void>, options: ConsumeOptions): Promise<number> {
     let handled = 0;
     let delay = 250;
+    let consuming = false;
     while (!options.signal.aborted && (options.maxMessages === undefined || handled < options.maxMessages)) {
       let row: MessageRow | null;
       try {
         row = await this.claim(queue);
         delay = 250;
+        if (!consuming) options.onConsuming?.();
+        consuming = true;
       } catch (error) {
+        consuming = false;
         this.logger.warn({ err: error, retryInMs: delay }, 'consumer: the queue table cannot be read');
         await sleep(delay, options.signal);
         delay = Math.min(delay * 2, 5000);

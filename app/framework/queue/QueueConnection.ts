@@ -23,6 +23,8 @@ export interface ConsumeOptions {
   readonly signal: AbortSignal;
   /** Stop after this many messages (`--max-messages`). */
   readonly maxMessages?: number;
+  /** Called once the consumer can receive messages (subscribed on the broker, the queue table read), again after a reconnect. */
+  readonly onConsuming?: () => void;
 }
 
 export interface QueueDepth {

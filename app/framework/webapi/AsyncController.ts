@@ -20,6 +20,7 @@ import type { RouteDefinition } from '../config/WebapiConfig.js';
 import { QueueUnavailableError } from '../queue/QueueConnection.js';
 import { SERVICE_UNAVAILABLE, translateDatabaseError } from '../db/UnitOfWork.js';
 import type { RouteTarget } from './FrontController.js';
+import { traceOf } from '../observability/RequestTrace.js';
 import { RouteRegistry } from './RouteRegistry.js';
 import { assertQueryParameterCount, assertSafeStrings } from './InputSafety.js';
 
@@ -86,10 +87,14 @@ export class AsyncController {
     if (!match) throw new WebapiException(404, NO_ROUTE);
     const { route, pathParams } = match;
     const { definition, target, params: paramNames } = route.target;
+    // The request log and metrics name the async route's pattern and caller, as for a synchronous route.
+    const trace = traceOf(req.res!);
+    trace.route = `/async${isBulk ? '/bulk' : ''}${route.definition.url}`;
 
-    return requestContext.run({ requestId: randomUUID(), store, caller: GUEST }, async () => {
+    return requestContext.run({ requestId: trace.requestId, store, caller: GUEST, clientAddress: req.ip ?? req.socket.remoteAddress }, async () => {
       const caller = await this.checks.authorize(req, definition.resources, store, defaultScope);
       requestContext.current()!.caller = caller;
+      trace.caller = caller;
       const body = await this.checks.readBody(req, isBulk);
       const placeholders = this.checks.placeholders(store, caller);
       const request = (args: unknown[]) => ({ method: definition.method, url: definition.url, args, store, caller });
@@ -112,7 +117,8 @@ export class AsyncController {
               if (typeof value === 'string' || typeof value === 'number') params[name] = String(value);
             }
             // The same character rules as the synchronous route: a bad element is rejected, not queued.
-            assertSafeStrings({ pathParams: params, body: own, query: undefined });
+            // The path parameters are keys of the element itself: checking the element names each once.
+            assertSafeStrings({ pathParams: {}, body: own, query: undefined });
             const args = target.mapper.map({ pathParams: params, body: own, query: undefined, placeholders });
             operations.push(accepted(key, request(args)));
           } catch (error) {

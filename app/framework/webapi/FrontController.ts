@@ -4,6 +4,7 @@
  * The order follows Magento's Rest controller: the store and the route are resolved and the
  * caller authorized before the body is read, so an anonymous caller learns nothing from a 400.
  */
+import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import { ADMIN_STORE, GUEST, requestContext, type Caller, type RequestContextData, type Store } from '../context/RequestContext.js';
@@ -74,7 +75,7 @@ export class FrontController implements RequestChecks {
   private readonly parseJson: (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
 
   constructor(private readonly options: FrontControllerOptions) {
-    this.parseJson = express.json({ limit: options.bodyLimit, strict: false, type: () => true }) as never;
+    this.parseJson = express.json({ limit: options.bodyLimit, strict: false, type: () => true, verify: assertUtf8 }) as never;
     this.async = options.async?.(this);
   }
 
@@ -241,6 +242,14 @@ export class FrontController implements RequestChecks {
     }
     return body as Record<string, unknown>;
   }
+}
+
+/**
+ * Bytes that are not UTF-8 (0xFF, an encoded surrogate) would be decoded to U+FFFD and stored
+ * silently; PHP's json_decode refuses them, so Magento answers "Decoding error.".
+ */
+function assertUtf8(_req: IncomingMessage, _res: ServerResponse, body: Buffer): void {
+  if (!isUtf8(body)) throw Object.assign(new Error('The request body is not UTF-8'), { status: 400, type: 'entity.parse.failed' });
 }
 
 function bodyError(error: BodyParserError): LocalizedException | BodyParserError {

@@ -58,6 +58,18 @@ describe('Request logs and metrics', () => {
       ]);
     });
 
+    it('should name the async and bulk route patterns and the caller, under the request id the client sent', async () => {
+      const sent = await request(d.http).post('/rest/all/async/V1/products').set('Authorization', `Bearer ${d.token}`).set('X-Request-Id', 'req-async').send({ product: { sku: 'LOG-3', name: 'x' } });
+      expect(sent.status, JSON.stringify(sent.body)).to.equal(202);
+      const bulk = await request(d.http).post('/rest/all/async/bulk/V1/products').set('Authorization', `Bearer ${d.token}`).set('X-Request-Id', 'req-bulk').send([{ product: { sku: 'LOG-4', name: 'x' } }]);
+      expect(bulk.status, JSON.stringify(bulk.body)).to.equal(202);
+      const lines = requestLines(logs).filter((l) => l.reqId === 'req-async' || l.reqId === 'req-bulk');
+      expect(lines.map((l) => [l.reqId, l.route, l.callerType, l.status])).to.deep.equal([
+        ['req-async', '/async/V1/products', 'integration', 202],
+        ['req-bulk', '/async/bulk/V1/products', 'integration', 202],
+      ]);
+    });
+
     it('should carry the report id of a 500 body', async () => {
       // A broken table makes the next read fail unexpectedly.
       await d.t.app.knex.schema.renameTable('catalog_product', 'catalog_product_away');

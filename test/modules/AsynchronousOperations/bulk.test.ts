@@ -120,6 +120,13 @@ for (const mode of QUEUE_MODES) {
         expect(await d.t.app.knex('magento_bulk').count({ n: '*' }).first()).to.satisfy((r: { n: number | string }) => Number(r.n) === 1);
       });
 
+      it('should reject an element whose path parameter holds NUL, naming the field once', async () => {
+        const res = await bulk(ADD, [{ recommendationId: '00000000-0000-4000-8000-000000000000\u0000', recommendation: { items: [{ sku: 'B-1', qty: 1 }] } }]);
+        expect(res.status, JSON.stringify(res.body)).to.equal(202);
+        expect(res.body.request_items[0]).to.deep.include({ status: 'rejected', error_code: 400 });
+        expect(res.body.request_items[0].error_message).to.equal('Invalid value of "00000000-0000-4000-8000-000000000000\\u0000" provided for the recommendationId field.');
+      });
+
       it('should answer 404 for a GET route, an anonymous route or an unknown path under /async', async () => {
         const get = await request(d.http).get('/rest/default/async/V1/dispensary/recommendation/x').set('Authorization', `Bearer ${d.token}`);
         expect(get.status).to.equal(404);
