@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { requestContext } from '../context/RequestContext.js';
 import { SERVICE_UNAVAILABLE, ServiceUnavailableException } from '../exception/ServiceUnavailableException.js';
 import { isRetryableConflict, isUnavailable, storageFailure } from './dialect.js';
+import { SqliteConnectionTransaction } from './SqliteConnectionTransaction.js';
 
 export { SERVICE_UNAVAILABLE };
 
@@ -11,10 +12,15 @@ export { SERVICE_UNAVAILABLE };
  * fresh transaction (the first attempt left nothing behind); a lost database is a ServiceUnavailableException (503 at the web API).
  */
 export class UnitOfWork {
+  private readonly transaction: <R>(work: (trx: Knex.Transaction) => Promise<R>) => Promise<R>;
+
   constructor(
     private readonly knex: Knex,
     private readonly maxAttempts = 5,
-  ) {}
+  ) {
+    const sqlite = SqliteConnectionTransaction.supports(knex) ? new SqliteConnectionTransaction(knex) : undefined;
+    this.transaction = sqlite ? (work) => sqlite.run(work) : (work) => this.knex.transaction(work);
+  }
 
   async run<R>(work: () => Promise<R>): Promise<R> {
     const context = requestContext.current();
@@ -22,7 +28,7 @@ export class UnitOfWork {
     for (let attempt = 1; ; attempt++) {
       let thrown: { error: unknown } | undefined;
       try {
-        return await this.knex.transaction(async (trx) => {
+        return await this.transaction(async (trx) => {
           context.transaction = trx;
           try {
             return await work();
