@@ -1,4 +1,3 @@
-import type { Application } from '../../../app/bootstrap/Application.js';
 import { ModuleTree, configXml, expectConfigError, routesXml } from '../support/moduleTree.js';
 
 const NS = 'Fixture\\Dispatch';
@@ -7,20 +6,12 @@ const DISPATCHER = `${NS}\\Model\\Dispatcher`;
 
 describe('preloadClasses: every class the configuration names is loaded at start-up', () => {
   let tree: ModuleTree;
-  let app: Application | undefined;
   beforeEach(() => {
     tree = ModuleTree.create('runtime');
   });
-  afterEach(async () => {
-    await app?.close();
-    app = undefined;
-    tree.remove();
-  });
+  afterEach(() => tree.dispose());
 
-  const boot = async () => {
-    app = await tree.boot('webapi_rest');
-    return app;
-  };
+  const boot = () => tree.boot('webapi_rest');
   const diFile = () => tree.path('Fixture_Dispatch', 'etc/di.xml');
   const withDi = (body: string, webapi?: string) =>
     tree.module('Fixture_Dispatch', { files: { 'etc/di.xml': configXml(body), ...(webapi ? { 'etc/webapi.xml': routesXml(webapi) } : {}) } });

@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import type { Application } from '../../../app/bootstrap/Application.js';
 import { ModuleTree, configXml, expectConfigError, routesXml } from '../support/moduleTree.js';
 
 const NS = 'Fixture\\Dispatch';
@@ -13,20 +12,12 @@ function route(service: string, method: string, url = '/V1/dispatch'): string {
 
 describe('validateRoutes: webapi.xml routes checked against their contracts at start-up', () => {
   let tree: ModuleTree;
-  let app: Application | undefined;
   beforeEach(() => {
     tree = ModuleTree.create('runtime');
   });
-  afterEach(async () => {
-    await app?.close();
-    app = undefined;
-    tree.remove();
-  });
+  afterEach(() => tree.dispose());
 
-  const boot = async () => {
-    app = await tree.boot('webapi_rest');
-    return app;
-  };
+  const boot = () => tree.boot('webapi_rest');
   const webapiFile = () => tree.path('Fixture_Dispatch', 'etc/webapi.xml');
   const withDi = (body: string, webapi?: string) =>
     tree.module('Fixture_Dispatch', { files: { 'etc/di.xml': configXml(body), ...(webapi ? { 'etc/webapi.xml': routesXml(webapi) } : {}) } });
@@ -62,7 +53,7 @@ describe('validateRoutes: webapi.xml routes checked against their contracts at s
 
     it('should not read routes outside the webapi_rest area', async () => {
       withDi('', route(API, 'dispatchAll'));
-      app = await tree.boot('global');
+      const app = await tree.boot('global');
       expect(app.routes.size).to.equal(0);
     });
   });

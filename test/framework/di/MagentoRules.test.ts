@@ -3,7 +3,6 @@
  * against the behaviour of Magento's ObjectManager and PluginList. Every test here failed before.
  */
 import { expect } from 'chai';
-import type { Application } from '../../../app/bootstrap/Application.js';
 import { runCli } from '../../../app/cli/Cli.js';
 import { constructorParameters } from '../../../app/framework/di/constructorParameters.js';
 import type { Configurable } from '../../fixtures/runtime/modules/Fixture/Container/Model/Configurable.js';
@@ -46,21 +45,15 @@ function plugin(name: string, cls: string | null, sortOrder?: number, extra = ''
 
 describe('di.xml rules as in Magento 2.4', () => {
   let tree: ModuleTree;
-  let app: Application | undefined;
   beforeEach(() => {
     tree = ModuleTree.create('runtime');
     Greeter.created = 0;
   });
-  afterEach(async () => {
-    await app?.close();
-    app = undefined;
-    tree.remove();
-  });
+  afterEach(() => tree.dispose());
 
   const boot = async (module: string, body: string) => {
     tree.module(module, { files: { 'etc/di.xml': configXml(body) } });
-    app = await tree.boot('global');
-    return app;
+    return tree.boot('global');
   };
 
   describe('when a virtual type sets an array argument', () => {
@@ -171,7 +164,7 @@ describe('di.xml rules as in Magento 2.4', () => {
         sequence: ['Fixture_Dispatch'],
         files: { 'etc/di.xml': configXml(`<preference for="${GREETER_API}" type="${GREETER}"/><preference for="${GREETER}" type="${C}\\Model\\LoudGreeter"/><preference for="${C}\\Model\\LoudGreeter" type="${GREETER}"/>`) },
       });
-      await expectConfigError(() => tree.boot('global').then((a) => (app = a)), 'Preference cycle');
+      await expectConfigError(() => tree.boot('global'), 'Preference cycle');
     });
 
     it('should show the merged chain of the implementing class in dev:plugin:list', async () => {
@@ -229,14 +222,14 @@ describe('di.xml rules as in Magento 2.4', () => {
 
     it('should fail at start-up on a constant that does not exist, naming the file and the reference', async () => {
       tree.module('Fixture_Container', { files: { 'etc/di.xml': configXml(`${BASE_ARGS}<type name="${CONFIGURABLE}"><arguments><argument name="greeting" xsi:type="const">${C}\\Model\\Mode::NOPE</argument></arguments></type>`) } });
-      await expectConfigError(() => tree.boot('global').then((a) => (app = a)), tree.path('Fixture_Container', 'etc/di.xml'), `${C}\\Model\\Mode::NOPE`);
+      await expectConfigError(() => tree.boot('global'), tree.path('Fixture_Container', 'etc/di.xml'), `${C}\\Model\\Mode::NOPE`);
     });
   });
 
   describe('when a const reference is malformed', () => {
     it('should fail at start-up saying how to write it', async () => {
       tree.module('Fixture_Container', { files: { 'etc/di.xml': configXml(`${BASE_ARGS}<type name="${CONFIGURABLE}"><arguments><argument name="greeting" xsi:type="const">Mode::GREETING</argument></arguments></type>`) } });
-      await expectConfigError(() => tree.boot('global').then((a) => (app = a)), tree.path('Fixture_Container', 'etc/di.xml'), 'Vendor\\Module\\Path\\Name::CONSTANT', '"Mode::GREETING"');
+      await expectConfigError(() => tree.boot('global'), tree.path('Fixture_Container', 'etc/di.xml'), 'Vendor\\Module\\Path\\Name::CONSTANT', '"Mode::GREETING"');
     });
   });
 
@@ -255,7 +248,7 @@ describe('di.xml rules as in Magento 2.4', () => {
 
     it('should fail at start-up on an unknown setting, naming the file and listing the known ones', async () => {
       tree.module('Fixture_Container', { files: { 'etc/di.xml': configXml(`${BASE_ARGS}<type name="${CONFIGURABLE}"><arguments><argument name="greeting" xsi:type="init_parameter">MAGE_DIRS</argument></arguments></type>`) } });
-      await expectConfigError(() => tree.boot('global').then((a) => (app = a)), tree.path('Fixture_Container', 'etc/di.xml'), '"MAGE_DIRS"', 'databaseUrl');
+      await expectConfigError(() => tree.boot('global'), tree.path('Fixture_Container', 'etc/di.xml'), '"MAGE_DIRS"', 'databaseUrl');
     });
   });
 });

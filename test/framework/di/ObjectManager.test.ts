@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import type { Application } from '../../../app/bootstrap/Application.js';
 import { GreeterInterface } from '../../fixtures/runtime/modules/Fixture/Container/Api/GreeterInterface.js';
 import { Configurable } from '../../fixtures/runtime/modules/Fixture/Container/Model/Configurable.js';
 import { Consumer } from '../../fixtures/runtime/modules/Fixture/Container/Model/Consumer.js';
@@ -36,21 +35,15 @@ const CONFIGURABLE_ARGS = `
 
 describe('ObjectManager', () => {
   let tree: ModuleTree;
-  let app: Application | undefined;
   beforeEach(() => {
     tree = ModuleTree.create('runtime');
     Greeter.created = 0;
   });
-  afterEach(async () => {
-    await app?.close();
-    app = undefined;
-    tree.remove();
-  });
+  afterEach(() => tree.dispose());
 
   const boot = async (body: string) => {
     tree.module('Fixture_Container', { files: { 'etc/di.xml': configXml(body) } });
-    app = await tree.boot('global');
-    return app;
+    return tree.boot('global');
   };
 
   describe('when preferences form a chain', () => {
@@ -72,7 +65,7 @@ describe('ObjectManager', () => {
       tree.module('Fixture_Container', {
         files: { 'etc/di.xml': configXml(`<preference for="${GREETER_API}" type="${GREETER}"/><preference for="${GREETER}" type="${LOUD}"/><preference for="${LOUD}" type="${GREETER}"/>`) },
       });
-      await expectConfigError(() => tree.boot('global').then((a) => (app = a)), 'Preference cycle', GREETER, LOUD);
+      await expectConfigError(() => tree.boot('global'), 'Preference cycle', GREETER, LOUD);
     });
   });
 
@@ -124,7 +117,7 @@ describe('ObjectManager', () => {
 
     it('should fail at start-up when a parameter has neither @inject nor an argument, naming the class and the parameter', async () => {
       tree.module('Fixture_Container', { files: { 'etc/di.xml': configXml(`<type name="${NEEDS}"/>`) } });
-      await expectConfigError(() => tree.boot('global').then((a) => (app = a)), NEEDS, '"value"');
+      await expectConfigError(() => tree.boot('global'), NEEDS, '"value"');
     });
 
     it('should build that class once the argument is given', async () => {
@@ -136,7 +129,7 @@ describe('ObjectManager', () => {
       tree.module('Fixture_Container', {
         files: { 'etc/di.xml': configXml(`<type name="${NEEDS}"><arguments><argument name="value" xsi:type="string">x</argument><argument name="valeu" xsi:type="string">x</argument></arguments></type>`) },
       });
-      await expectConfigError(() => tree.boot('global').then((a) => (app = a)), tree.path('Fixture_Container', 'etc/di.xml'), '"valeu"', NEEDS);
+      await expectConfigError(() => tree.boot('global'), tree.path('Fixture_Container', 'etc/di.xml'), '"valeu"', NEEDS);
     });
   });
 
@@ -185,7 +178,7 @@ describe('ObjectManager', () => {
       tree.module('Fixture_Container', {
         files: { 'etc/di.xml': configXml('<virtualType name="loopA" type="loopB"/><virtualType name="loopB" type="loopA"/>') },
       });
-      await expectConfigError(() => tree.boot('global').then((a) => (app = a)), 'loopA', 'loopB');
+      await expectConfigError(() => tree.boot('global'), 'loopA', 'loopB');
     });
   });
 
@@ -206,25 +199,20 @@ describe('ObjectManager', () => {
 
 describe('ObjectManager with @inject of class names', () => {
   let tree: ModuleTree;
-  let app: Application | undefined;
   beforeEach(() => {
     tree = ModuleTree.create('runtime');
   });
-  afterEach(async () => {
-    await app?.close();
-    app = undefined;
-    tree.remove();
-  });
+  afterEach(() => tree.dispose());
 
   it('should build a class that no di.xml names when another class injects it by name', async () => {
     tree.module('Fixture_Container', { files: { 'etc/di.xml': configXml(`<type name="${NS}\\Model\\UsesGreeterClass"/>`) } });
-    app = await tree.boot('global');
+    const app = await tree.boot('global');
     const user = app.get<{ greeter: Greeter }>(`${NS}\\Model\\UsesGreeterClass`);
     expect(user.greeter).to.be.instanceOf(LoudGreeter);
   });
 
   it('should fail at start-up when an injected class name does not resolve, naming it and the class that asks', async () => {
     tree.module('Fixture_Container', { files: { 'etc/di.xml': configXml(`<type name="${NS}\\Model\\UsesMissingClass"/>`) } });
-    await expectConfigError(() => tree.boot('global').then((a) => (app = a)), `${NS}\\Model\\NoSuchClass`, `${NS}\\Model\\UsesMissingClass`);
+    await expectConfigError(() => tree.boot('global'), `${NS}\\Model\\NoSuchClass`, `${NS}\\Model\\UsesMissingClass`);
   });
 });

@@ -3,7 +3,6 @@
  * plugin is not checked. (The chains themselves: test/framework/interception/Interception.test.ts.)
  */
 import { expect } from 'chai';
-import type { Application } from '../../../app/bootstrap/Application.js';
 import type { DispatcherInterface } from '../../fixtures/runtime/modules/Fixture/Dispatch/Api/DispatcherInterface.js';
 import { ModuleTree, configXml, expectConfigError } from '../support/moduleTree.js';
 
@@ -14,15 +13,10 @@ const BAD = (extra: string) => `<type name="${API}"><plugin name="bad" type="${N
 
 describe('validatePluginTargets', () => {
   let tree: ModuleTree;
-  let app: Application | undefined;
   beforeEach(() => {
     tree = ModuleTree.create('runtime');
   });
-  afterEach(async () => {
-    await app?.close();
-    app = undefined;
-    tree.remove();
-  });
+  afterEach(() => tree.dispose());
 
   it('should fail at start-up on a plugin method that matches no method of the target, naming the file, plugin and method', async () => {
     tree.module('Fixture_Dispatch', { files: { 'etc/di.xml': configXml(PREFERENCE + BAD('')) } });
@@ -31,7 +25,7 @@ describe('validatePluginTargets', () => {
 
   it('should not check the methods of a disabled plugin', async () => {
     tree.module('Fixture_Dispatch', { files: { 'etc/di.xml': configXml(PREFERENCE + BAD(' disabled="true"')) } });
-    app = await tree.boot('global');
+    const app = await tree.boot('global');
     const log: string[] = [];
     await app.get<DispatcherInterface>(API).dispatch(log);
     expect(log).to.deep.equal(['dispatch']);

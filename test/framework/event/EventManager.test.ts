@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import type { Application } from '../../../app/bootstrap/Application.js';
 import { runCli } from '../../../app/cli/Cli.js';
 import type { Area } from '../../../app/framework/config/DiConfig.js';
 import { EventManagerInterface } from '../../../app/framework/event/ManagerInterface.js';
@@ -25,22 +24,14 @@ function on(event: string, ...observers: string[]): string {
 
 describe('Events', () => {
   let tree: ModuleTree;
-  let app: Application | undefined;
   beforeEach(() => {
     tree = ModuleTree.create('runtime');
     RecordObserver.log = [];
     RecordObserver.instances = 0;
   });
-  afterEach(async () => {
-    await app?.close();
-    app = undefined;
-    tree.remove();
-  });
+  afterEach(() => tree.dispose());
 
-  const boot = async (area: Area = 'global') => {
-    app = await tree.boot(area);
-    return app;
-  };
+  const boot = (area: Area = 'global') => tree.boot(area);
 
   const module = (name: string, files: Record<string, string>, sequence: string[] = []) =>
     tree.module(name, { sequence, files: { 'etc/di.xml': configXml(`<type name="${NOTIFIER}"/>`), ...files } });
@@ -85,7 +76,6 @@ describe('Events', () => {
         'etc/webapi_rest/events.xml': events(on(EVENT, observer('second', 'SecondObserver'))),
       });
       await (await boot('global')).get<Notifier>(NOTIFIER).notify('g');
-      await app!.close();
       await (await boot('webapi_rest')).get<Notifier>(NOTIFIER).notify('r');
       expect(RecordObserver.log).to.deep.equal([`record#1:${EVENT}:g`, `record#2:${EVENT}:r`, `second:${EVENT}`]);
     });

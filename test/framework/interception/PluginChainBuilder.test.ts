@@ -4,7 +4,6 @@
  * is Interception.test.ts's part.
  */
 import { expect } from 'chai';
-import type { Application } from '../../../app/bootstrap/Application.js';
 import { ClassResolver, type Newable } from '../../../app/framework/di/ClassResolver.js';
 import { PluginChainBuilder } from '../../../app/framework/interception/PluginChainBuilder.js';
 import { describeLevels } from '../../../app/framework/interception/PluginList.js';
@@ -16,20 +15,15 @@ const DISPATCHER = `${NS}\\Model\\Dispatcher`;
 
 describe('PluginChainBuilder', () => {
   let tree: ModuleTree;
-  let app: Application | undefined;
   beforeEach(() => {
     tree = ModuleTree.create('runtime');
   });
-  afterEach(async () => {
-    await app?.close();
-    app = undefined;
-    tree.remove();
-  });
+  afterEach(() => tree.dispose());
 
   /** A builder over `diXml` (Fixture_Dispatch's etc/di.xml) with every class it names loaded. */
   const builderFor = async (diXml: string) => {
     tree.module('Fixture_Dispatch', { files: { 'etc/di.xml': configXml(`<preference for="${API}" type="${DISPATCHER}"/>${diXml}`) } });
-    app = await tree.boot('global');
+    const app = await tree.boot('global');
     const resolver = new ClassResolver(app.modules);
     for (const name of [API, DISPATCHER, `${NS}\\Plugin\\PluginA`, `${NS}\\Plugin\\PluginBAround`, `${NS}\\Plugin\\PluginC`]) await resolver.load(name, 'test');
     const builder = new PluginChainBuilder(app.diConfig, resolver, () => ({}));

@@ -44,6 +44,8 @@ export class ModuleTree {
   readonly modulesDir: string;
   readonly configFile: string;
   private readonly disabled: Record<string, boolean> = {};
+  /** Every Application booted on this tree, closed by dispose(). */
+  private readonly booted: Application[] = [];
 
   private constructor(
     readonly root: string,
@@ -99,13 +101,21 @@ export class ModuleTree {
     return { area, moduleSources: this.sources(), moduleConfigFile: this.configFile, databaseUrl: 'sqlite::memory:', ...extra };
   }
 
-  /** Boots an Application on this tree (no database is opened unless used). */
-  boot(area: Area = 'global', extra: ApplicationOptions = {}): Promise<Application> {
-    return Application.create(this.options(area, extra));
+  /** Boots an Application on this tree (no database is opened unless used); dispose() closes it. */
+  async boot(area: Area = 'global', extra: ApplicationOptions = {}): Promise<Application> {
+    const app = await Application.create(this.options(area, extra));
+    this.booted.push(app);
+    return app;
   }
 
   remove(): void {
     rmSync(this.root, { recursive: true, force: true });
+  }
+
+  /** Closes every Application booted on this tree, then removes the tree: one afterEach for both. */
+  async dispose(): Promise<void> {
+    for (const app of this.booted.splice(0)) await app.close();
+    this.remove();
   }
 }
 
