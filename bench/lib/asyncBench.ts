@@ -18,12 +18,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import amqp from 'amqplib';
 import knexFactory from 'knex';
 import { PROJECT_ROOT } from '../../app/bootstrap/paths.js';
 import { runCli } from '../../app/cli/Cli.js';
 import { parseDatabaseUrl } from '../../app/framework/db/dialect.js';
-import { topology } from '../../app/framework/queue/Topology.js';
+import { deleteTopology } from '../../app/framework/queue/AmqpQueueConnection.js';
 import { ServerProcess } from './proc.js';
 import { createBenchDatabase, type BenchDatabase } from './seed.js';
 
@@ -169,25 +168,10 @@ async function drainRun(options: AsyncBenchOptions, queue: 'db' | 'amqp', consum
     await knex.destroy();
     await seeded.server.stop();
     await seeded.database.release();
-    if (queue === 'amqp') await deleteQueues(options.amqpUrl!, prefix);
+    if (queue === 'amqp') await deleteTopology(options.amqpUrl!, prefix);
   }
 }
 
-async function deleteQueues(url: string, prefix: string): Promise<void> {
-  const connection = await amqp.connect(url);
-  try {
-    const channel = await connection.createChannel();
-    const t = topology(prefix);
-    for (const queue of t.queues.keys()) {
-      await channel.deleteQueue(queue);
-      await channel.deleteQueue(t.deadLetterQueue(queue));
-    }
-    await channel.deleteExchange(t.exchange);
-    await channel.deleteExchange(t.deadLetterExchange);
-  } finally {
-    await connection.close();
-  }
-}
 
 async function syncRun(options: AsyncBenchOptions, clients: number): Promise<AsyncBenchReport['sync']> {
   const seeded = await seedRun(options, 'async-sync', { AMQP_URL: '' });

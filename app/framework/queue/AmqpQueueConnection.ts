@@ -9,7 +9,7 @@ import amqp from 'amqplib';
 import type { ChannelModel, Channel, ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { Logger } from '../logger.js';
 import { QueueUnavailableError, sleep, type ConsumeOptions, type Delivery, type QueueConnection, type QueueDepth } from './QueueConnection.js';
-import type { Topology } from './Topology.js';
+import { topology, type Topology } from './Topology.js';
 
 const CONFIRM_TIMEOUT_MS = 10_000;
 const MAX_RECONNECT_DELAY_MS = 5_000;
@@ -245,4 +245,24 @@ function delivery(channel: Channel, message: ConsumeMessage): Delivery {
     },
     deadLetter: async () => safely(() => channel.nack(message, false, false)),
   };
+}
+
+/**
+ * Deletes every exchange and queue the service declares under `prefix` (dead letters included):
+ * for test runs and benchmarks that used a prefix of their own on a shared broker.
+ */
+export async function deleteTopology(url: string, prefix: string): Promise<void> {
+  const connection = await amqp.connect(url);
+  try {
+    const channel = await connection.createChannel();
+    const t = topology(prefix);
+    for (const queue of t.queues.keys()) {
+      await channel.deleteQueue(queue);
+      await channel.deleteQueue(t.deadLetterQueue(queue));
+    }
+    await channel.deleteExchange(t.exchange);
+    await channel.deleteExchange(t.deadLetterExchange);
+  } finally {
+    await connection.close();
+  }
 }

@@ -6,12 +6,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import amqp from 'amqplib';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { PROJECT_ROOT } from '../../../app/bootstrap/paths.js';
 import type { ApplicationOptions } from '../../../app/bootstrap/Application.js';
-import { topology } from '../../../app/framework/queue/Topology.js';
+import { deleteTopology } from '../../../app/framework/queue/AmqpQueueConnection.js';
 
 export const AMQP_URL = process.env.TEST_AMQP_URL ?? '';
 
@@ -36,22 +35,6 @@ export const QUEUE_MODES: QueueMode[] = [
   },
 ];
 
-/** Deletes the exchanges and queues a test run declared on the broker. */
-export async function deleteTopology(url: string, prefix: string): Promise<void> {
-  const connection = await amqp.connect(url);
-  try {
-    const channel = await connection.createChannel();
-    const t = topology(prefix);
-    for (const queue of t.queues.keys()) {
-      await channel.deleteQueue(queue);
-      await channel.deleteQueue(t.deadLetterQueue(queue));
-    }
-    await channel.deleteExchange(t.exchange);
-    await channel.deleteExchange(t.deadLetterExchange);
-  } finally {
-    await connection.close();
-  }
-}
 
 /** `npm run cli -- queue:consumers:start async.operations.all`, as its own process. */
 export class ConsumerProcess {
@@ -128,3 +111,5 @@ export async function waitFor(what: string, check: () => Promise<boolean>, timeo
   }
   expect.fail(`timed out waiting for ${what}\n${context()}`);
 }
+
+export { deleteTopology };
