@@ -12,7 +12,9 @@ import { TcpProxy } from '../../support/tcpProxy.js';
 import { ConsumerProcess, deleteTopology, operationCounts, QUEUE_MODES, waitFor } from './support.js';
 
 const CREATE = '/async/bulk/V1/dispensary/patient/byPatientId/recommendation';
-const OPERATIONS = 120;
+// Enough work that a consumer asleep in the db queue's 200 ms idle poll still finds some: with
+// ~1 ms per operation on SQLite, 120 were once all taken by the other consumer in that time.
+const OPERATIONS = 480;
 
 for (const mode of QUEUE_MODES) {
   describe(`Async consumers as processes on the ${mode.name} queue${mode.unavailable ? ` (pending: ${mode.unavailable})` : ''}`, function () {
