@@ -48,6 +48,7 @@ export {
   type RequestContextData,
 } from './context/RequestContext.js';
 export { ConnectionProvider } from './db/ConnectionProvider.js';
+export { PreparedInsert, PreparedQuery, preparedQuery } from './db/PreparedQuery.js';
 export { hasRowLocks, isUniqueViolation, nowTimestamp, type Dialect } from './db/dialect.js';
 export type { CliCommand } from './console/CommandList.js';
 export type { DataInstaller } from './setup/DataInstallerList.js';

@@ -1,12 +1,8 @@
 import { createRequire } from 'node:module';
 import type { Knex } from 'knex';
+import { markHeldConnection, type SqliteRawConnection } from './sqlitePreparedRun.js';
 
 const makeKnex = createRequire(import.meta.url)('knex/lib/knex-builder/make-knex.js') as (client: Knex.Client) => Knex;
-
-interface SqliteRawConnection {
-  prepare(sql: string): { run(): unknown };
-  readonly inTransaction: boolean;
-}
 
 /**
  * Performance (issue 12): `knex.transaction()` builds a new knex object per call (its client,
@@ -16,7 +12,7 @@ interface SqliteRawConnection {
  * a knex bound to the held connection that is built once and reused.
  */
 export class SqliteConnectionTransaction {
-  private held: unknown;
+  private held: SqliteRawConnection | undefined;
   private readonly bound: Knex;
 
   constructor(private readonly knex: Knex) {
@@ -27,6 +23,8 @@ export class SqliteConnectionTransaction {
     };
     client.releaseConnection = () => Promise.resolve();
     this.bound = makeKnex(client);
+    // Prepared queries (ConnectionProvider.run) run on the held connection directly.
+    markHeldConnection(this.bound, () => this.held);
     // Code written against a knex transaction may open a nested one: run it in the same transaction.
     Object.defineProperty(this.bound, 'transaction', {
       value: async (work?: (trx: Knex) => unknown) => (work ? work(this.bound) : this.bound),
@@ -42,7 +40,7 @@ export class SqliteConnectionTransaction {
     const client = this.knex.client as unknown as { acquireConnection(): Promise<SqliteRawConnection>; releaseConnection(conn: unknown): Promise<void> };
     const conn = await client.acquireConnection();
     try {
-      conn.prepare('BEGIN').run();
+      conn.prepare('BEGIN').run([]);
       this.held = conn;
       let result: R;
       try {
@@ -50,14 +48,14 @@ export class SqliteConnectionTransaction {
       } catch (error) {
         this.held = undefined;
         // SQLite rolls back by itself on SQLITE_FULL or an I/O error.
-        if (conn.inTransaction) conn.prepare('ROLLBACK').run();
+        if (conn.inTransaction) conn.prepare('ROLLBACK').run([]);
         throw error;
       }
       this.held = undefined;
       try {
-        conn.prepare('COMMIT').run();
+        conn.prepare('COMMIT').run([]);
       } catch (error) {
-        if (conn.inTransaction) conn.prepare('ROLLBACK').run();
+        if (conn.inTransaction) conn.prepare('ROLLBACK').run([]);
         throw error;
       }
       return result;

@@ -7,6 +7,7 @@ import {
   InputException,
   NoSuchEntityException,
   nowTimestamp,
+  PreparedQuery,
   requestContext,
   runSearch,
   searchCriteriaOutput,
@@ -38,6 +39,33 @@ export interface ProductRow {
   qty: number | string;
   created_at: string;
   updated_at: string;
+}
+
+/**
+ * The catalog lookup of Add Items, compiled once per IN-list length (PreparedQuery). Lists are
+ * padded to a power of two by repeating their last key (IN ignores repeats), so a dozen
+ * statements serve every length up to the 1000 items a request may carry.
+ */
+const PRODUCTS_BY_KEYS = new Map<number, PreparedQuery<readonly string[], ProductRow[]>>();
+function productsByKeys(count: number): PreparedQuery<readonly string[], ProductRow[]> {
+  const size = 2 ** Math.ceil(Math.log2(count));
+  let query = PRODUCTS_BY_KEYS.get(size);
+  if (!query) {
+    query = new PreparedQuery((db, value) =>
+      db(PRODUCT_TABLE)
+        .select(PRODUCT_COLUMNS)
+        .whereIn('sku_key', Array.from({ length: size }, (_, i) => value((keys) => keys[i]))),
+    );
+    PRODUCTS_BY_KEYS.set(size, query);
+  }
+  return query;
+}
+
+function padToPowerOfTwo(keys: readonly string[]): string[] {
+  const padded = [...keys];
+  const size = 2 ** Math.ceil(Math.log2(keys.length));
+  while (padded.length < size) padded.push(keys[keys.length - 1]!);
+  return padded;
 }
 
 /** Rows come back as numbers, strings or 0/1 depending on the driver; the output is always typed. */
@@ -117,7 +145,7 @@ export class ProductRepository implements ProductRepositoryInterface {
     const keys = [...new Set(skus.map(skuKey))].filter((k) => k !== '');
     const found = new Map<string, ProductInterface>();
     if (keys.length === 0) return found;
-    const rows = (await this.connection.get()(PRODUCT_TABLE).select(PRODUCT_COLUMNS).whereIn('sku_key', keys)) as ProductRow[];
+    const rows = await this.connection.run(productsByKeys(keys.length), padToPowerOfTwo(keys));
     for (const row of rows) found.set(row.sku_key, toProduct(row));
     return found;
   }

@@ -7,6 +7,7 @@ import {
   injectable,
   isUniqueViolation,
   nowTimestamp,
+  preparedQuery,
   type AuthorizationRequest,
   type Caller,
   type Clock,
@@ -39,6 +40,11 @@ export interface GrantSpec {
   readonly storeId: number | null;
   readonly resources: readonly string[] | null;
 }
+
+/** The token lookup of every authenticated request, compiled once (PreparedQuery). */
+const FIND_BY_HASH = preparedQuery<{ tokenHash: string }, TokenRow | undefined>((db, p) =>
+  db('integration_token').where({ token_hash: p('tokenHash') }).first(),
+);
 
 interface AclNode {
   readonly parent: string | null;
@@ -102,7 +108,7 @@ export class TokenGrants {
 
   /** The token row with this hash, or undefined. */
   async findByHash(tokenHash: string): Promise<TokenRow | undefined> {
-    const row = (await this.connection.get()('integration_token').where({ token_hash: tokenHash }).first()) as TokenRow | undefined;
+    const row = await this.connection.run(FIND_BY_HASH, { tokenHash });
     return row && sameHash(row.token_hash, tokenHash) ? row : undefined;
   }
 

@@ -1,4 +1,16 @@
-import { ConnectionProvider, FrameworkServices, hasRowLocks, inject, injectable, NoSuchEntityException, requestContext, type Knex } from '#framework';
+import {
+  ConnectionProvider,
+  FrameworkServices,
+  hasRowLocks,
+  inject,
+  injectable,
+  NoSuchEntityException,
+  PreparedInsert,
+  PreparedQuery,
+  preparedQuery,
+  requestContext,
+  type Knex,
+} from '#framework';
 import type { RecommendationFormat, RecommendationInterface } from '../../Api/Data/RecommendationInterface.js';
 import {
   FULFILLMENT_TYPES,
@@ -72,6 +84,47 @@ export const ITEM_COLUMNS = [
   'p.is_in_stock',
 ];
 
+/**
+ * The statements of Add Items, Update Items and GET, compiled once (PreparedQuery): a
+ * recommendation in or across stores, with or without its row lock, and its items.
+ */
+const LOAD = {
+  inStore: preparedQuery<{ id: string; storeId: number }, RecommendationRow | undefined>((db, p) =>
+    db(RECOMMENDATION_TABLE).where('recommendation_id', p('id')).andWhere('store_id', p('storeId')).first(),
+  ),
+  anyStore: preparedQuery<{ id: string }, RecommendationRow | undefined>((db, p) => db(RECOMMENDATION_TABLE).where('recommendation_id', p('id')).first()),
+  inStoreForUpdate: preparedQuery<{ id: string; storeId: number }, RecommendationRow | undefined>((db, p) =>
+    db(RECOMMENDATION_TABLE).where('recommendation_id', p('id')).andWhere('store_id', p('storeId')).forUpdate().first(),
+  ),
+  anyStoreForUpdate: preparedQuery<{ id: string }, RecommendationRow | undefined>((db, p) =>
+    db(RECOMMENDATION_TABLE).where('recommendation_id', p('id')).forUpdate().first(),
+  ),
+};
+const READ_ITEMS = preparedQuery<{ id: string }, ItemReadRow[]>((db, p) =>
+  db(`${ITEM_TABLE} as i`).leftJoin(`${PRODUCT_TABLE} as p`, 'p.sku_key', 'i.sku_key').where('i.recommendation_id', p('id')).orderBy('i.entity_id').select(ITEM_COLUMNS),
+);
+const TOUCH = preparedQuery<{ id: string; updatedAt: string }, number>((db, p) =>
+  db(RECOMMENDATION_TABLE).where('recommendation_id', p('id')).update({ updated_at: p('updatedAt') }),
+);
+const ITEM_ROW_COLUMNS = ['item_id', 'recommendation_id', 'sku', 'sku_key', 'qty', 'autoship_interval', 'note', 'fulfillment_type', 'doctor_id', 'location_id'] as const;
+const INSERT_ITEMS = new PreparedInsert<ItemRow>(ITEM_TABLE, ITEM_ROW_COLUMNS);
+const INSERT_ITEMS_IGNORING_EXISTING = new PreparedInsert<ItemRow>(ITEM_TABLE, ITEM_ROW_COLUMNS, (insert) => insert.onConflict(['recommendation_id', 'sku_key']).ignore());
+/** Update Items changes a few fields of an item: one statement per set of fields changed. */
+const UPDATE_ITEM = new Map<string, PreparedQuery<{ itemId: string; changes: Partial<ItemRow> }, number>>();
+function updateItemQuery(fields: readonly (keyof ItemRow)[]): PreparedQuery<{ itemId: string; changes: Partial<ItemRow> }, number> {
+  const key = fields.join(',');
+  let query = UPDATE_ITEM.get(key);
+  if (!query) {
+    query = new PreparedQuery<{ itemId: string; changes: Partial<ItemRow> }, number>((db, value) =>
+      db(ITEM_TABLE)
+        .where('item_id', value((input) => input.itemId))
+        .update(Object.fromEntries(fields.map((field) => [field, value((input) => input.changes[field])]))),
+    );
+    UPDATE_ITEM.set(key, query);
+  }
+  return query;
+}
+
 /** An item row plus its catalog stock status, as the web API returns it. */
 export function toItem(row: ItemRow, productSku: string | null, inStock: boolean): RecommendationItemInterface {
   return {
@@ -135,10 +188,10 @@ export class RecommendationResource {
   async load(recommendationId: string, forUpdate = false): Promise<RecommendationRow> {
     const id = recommendationId.trim().toLowerCase();
     if (!UUID.test(id)) throw notFound(recommendationId);
-    const query = this.db()(RECOMMENDATION_TABLE).where('recommendation_id', id);
-    if (!requestContext.isAllStores()) query.andWhere('store_id', requestContext.store().id);
-    if (forUpdate && this.lockRows) query.forUpdate();
-    const row = (await query.first()) as RecommendationRow | undefined;
+    const lock = forUpdate && this.lockRows;
+    const row = requestContext.isAllStores()
+      ? await this.connection.run(lock ? LOAD.anyStoreForUpdate : LOAD.anyStore, { id })
+      : await this.connection.run(lock ? LOAD.inStoreForUpdate : LOAD.inStore, { id, storeId: requestContext.store().id });
     if (!row) throw notFound(recommendationId);
     return row;
   }
@@ -150,11 +203,7 @@ export class RecommendationResource {
 
   /** readItems(), with each item's sku key. */
   async readKeyedItems(recommendationId: string): Promise<KeyedItem[]> {
-    const rows = (await this.db()(`${ITEM_TABLE} as i`)
-      .leftJoin(`${PRODUCT_TABLE} as p`, 'p.sku_key', 'i.sku_key')
-      .where('i.recommendation_id', recommendationId)
-      .orderBy('i.entity_id')
-      .select(ITEM_COLUMNS)) as ItemReadRow[];
+    const rows = await this.connection.run(READ_ITEMS, { id: recommendationId });
     return rows.map((row) => ({ key: row.sku_key, item: toItem(row, row.product_sku, truthy(row.is_in_stock)) }));
   }
 
@@ -174,12 +223,16 @@ export class RecommendationResource {
   /** Multi-row inserts (INSERT_CHUNK rows each); a row whose sku key the recommendation already holds is skipped by the unique index. */
   async insertItemsIgnoringExisting(rows: readonly ItemRow[]): Promise<void> {
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-      await this.db()(ITEM_TABLE).insert(rows.slice(i, i + INSERT_CHUNK)).onConflict(['recommendation_id', 'sku_key']).ignore();
+      const chunk = rows.slice(i, i + INSERT_CHUNK);
+      await this.connection.run(INSERT_ITEMS_IGNORING_EXISTING.forRows(chunk.length), chunk);
     }
   }
 
   async insertItems(rows: readonly ItemRow[]): Promise<void> {
-    for (let i = 0; i < rows.length; i += INSERT_CHUNK) await this.db()(ITEM_TABLE).insert(rows.slice(i, i + INSERT_CHUNK));
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      const chunk = rows.slice(i, i + INSERT_CHUNK);
+      await this.connection.run(INSERT_ITEMS.forRows(chunk.length), chunk);
+    }
   }
 
   async insertRecommendation(row: RecommendationRow): Promise<void> {
@@ -187,7 +240,8 @@ export class RecommendationResource {
   }
 
   async updateItem(itemId: string, changes: Partial<ItemRow>): Promise<void> {
-    await this.db()(ITEM_TABLE).where('item_id', itemId).update(changes);
+    const fields = (Object.keys(changes) as (keyof ItemRow)[]).filter((field) => changes[field] !== undefined);
+    if (fields.length) await this.connection.run(updateItemQuery(fields), { itemId, changes });
   }
 
   /** Deletes those of `itemIds` that are items of the recommendation; answers how many were. */
@@ -198,7 +252,7 @@ export class RecommendationResource {
   }
 
   async touch(recommendationId: string, updatedAt: string): Promise<void> {
-    await this.db()(RECOMMENDATION_TABLE).where('recommendation_id', recommendationId).update({ updated_at: updatedAt });
+    await this.connection.run(TOUCH, { id: recommendationId, updatedAt });
   }
 }
 
