@@ -43,6 +43,19 @@ export interface RequestContextData {
   transaction?: Knex.Transaction;
 }
 
+/** A request's context, as guest; the client address is worked out on first use (only the admin login asks). */
+export function newRequestContext(requestId: string, store: Store, clientAddress: () => string | undefined): RequestContextData {
+  let address: { value: string | undefined } | undefined;
+  return {
+    requestId,
+    store,
+    caller: GUEST,
+    get clientAddress() {
+      return (address ??= { value: clientAddress() }).value;
+    },
+  };
+}
+
 /**
  * The request context travels with AsyncLocalStorage, so a service deep in a plugin chain can ask
  * for the current store or caller without every signature carrying them.

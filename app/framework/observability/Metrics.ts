@@ -18,6 +18,7 @@ export class Metrics {
   readonly registry = new Registry();
   private readonly requests: Counter<'method' | 'route' | 'status'>;
   private readonly duration: Histogram<'method' | 'route' | 'status'>;
+  private readonly series = new Map<string, { requests: { inc(): void }; duration: { observe(value: number): void } }>();
 
   constructor(knex: Knex) {
     collectDefaultMetrics({ register: this.registry });
@@ -59,8 +60,16 @@ export class Metrics {
   }
 
   observe(method: string, route: string, status: number, seconds: number): void {
-    const labels = { method, route, status: String(status) };
-    this.requests.inc(labels);
-    this.duration.observe(labels, seconds);
+    // Performance: prom-client checks and hashes a label set on every call; each (method, route,
+    // status) is looked up once. Bounded: route patterns are the configured ones or UNMATCHED_ROUTE.
+    const key = `${method} ${status} ${route}`;
+    let series = this.series.get(key);
+    if (!series) {
+      const labels = { method, route, status: String(status) };
+      series = { requests: this.requests.labels(labels), duration: this.duration.labels(labels) };
+      this.series.set(key, series);
+    }
+    series.requests.inc();
+    series.duration.observe(seconds);
   }
 }

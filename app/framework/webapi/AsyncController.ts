@@ -9,7 +9,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type express from 'express';
 import type { Caller, Store } from '../context/RequestContext.js';
-import { GUEST, requestContext } from '../context/RequestContext.js';
+import { newRequestContext, requestContext } from '../context/RequestContext.js';
 import type { BulkManagementInterface, OperationToSchedule } from '../bulk/BulkManagementInterface.js';
 import { InputException } from '../exception/InputException.js';
 import { LocalizedException, renderPhrase } from '../exception/LocalizedException.js';
@@ -91,7 +91,7 @@ export class AsyncController {
     const trace = traceOf(req.res!);
     trace.route = `/async${isBulk ? '/bulk' : ''}${route.definition.url}`;
 
-    return requestContext.run({ requestId: trace.requestId, store, caller: GUEST, clientAddress: req.ip ?? req.socket.remoteAddress }, async () => {
+    return requestContext.run(newRequestContext(trace.requestId, store, () => req.ip ?? req.socket.remoteAddress), async () => {
       const caller = await this.checks.authorize(req, definition.resources, store, defaultScope);
       requestContext.current()!.caller = caller;
       trace.caller = caller;

@@ -7,7 +7,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
-import { ADMIN_STORE, GUEST, requestContext, type Caller, type RequestContextData, type Store } from '../context/RequestContext.js';
+import { ADMIN_STORE, GUEST, newRequestContext, requestContext, type Caller, type Store } from '../context/RequestContext.js';
 import { AuthorizationException, LocalizedException } from '../exception/LocalizedException.js';
 import { WebapiException } from './WebapiException.js';
 import type { DatabaseHealth } from '../db/DatabaseHealth.js';
@@ -103,9 +103,7 @@ export class FrontController implements RequestChecks {
 
   private send(res: Response, status: number, body: unknown): void {
     const json = JSON.stringify(body);
-    res.status(status);
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.setHeader('Content-Length', Buffer.byteLength(json));
+    res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(json) });
     res.end(json);
   }
 
@@ -129,7 +127,7 @@ export class FrontController implements RequestChecks {
     trace.route = route.definition.url;
 
     // req.ip follows Express's `trust proxy` (TRUST_PROXY): the socket's address unless told otherwise.
-    const context: RequestContextData = { requestId: trace.requestId, store, caller: GUEST, clientAddress: req.ip ?? req.socket.remoteAddress };
+    const context = newRequestContext(trace.requestId, store, () => req.ip ?? req.socket.remoteAddress);
     return requestContext.run(context, async () => {
       context.caller = await this.authorize(req, route.definition.resources, store, defaultScope);
       trace.caller = context.caller;
@@ -181,7 +179,19 @@ export class FrontController implements RequestChecks {
     const authorization = this.options.authorization();
     if (!authorization) throw AuthorizationException.forResources(resources);
     const [path = '', rawQuery = ''] = splitOnce(req.originalUrl, '?');
-    const http = { method: req.method.toUpperCase(), scheme: req.protocol, host: req.host, path, rawQuery, headers: req.headers };
+    // Scheme and host only when a hook asks (OAuth signatures): Express works them out from proxy headers.
+    const http = {
+      method: req.method.toUpperCase(),
+      get scheme() {
+        return req.protocol;
+      },
+      get host() {
+        return req.host;
+      },
+      path,
+      rawQuery,
+      headers: req.headers,
+    };
     return authorization.authorize({ authorization: req.headers.authorization, resources, store, defaultScope, http });
   }
 
