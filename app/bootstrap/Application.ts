@@ -12,7 +12,7 @@ import { EventManager } from '../framework/event/EventManager.js';
 import { readEventConfig, type EventConfig } from '../framework/event/EventConfig.js';
 import { validateObservers } from '../framework/event/validateObservers.js';
 import { EventManagerInterface } from '../framework/event/ManagerInterface.js';
-import { dataInterfaceName, ExtensionAttributesProcessor } from '../framework/extension/ExtensionAttributes.js';
+import { ExtensionAttributesProcessor } from '../framework/extension/ExtensionAttributes.js';
 import { readExtensionAttributesConfig } from '../framework/extension/ExtensionAttributesConfig.js';
 import { loadDataInterfaces } from '../framework/extension/loadDataInterfaces.js';
 import type { MethodSpec } from '../framework/contract/Contract.js';
@@ -32,7 +32,6 @@ import { BulkManagementInterface, OperationManagementInterface } from '../framew
 import { createQueueConnection } from '../framework/queue/createQueueConnection.js';
 import type { QueueConnection } from '../framework/queue/QueueConnection.js';
 import type { RouteTarget } from '../framework/webapi/FrontController.js';
-import { InputMapper } from '../framework/webapi/InputMapper.js';
 import { DatabaseHealth } from '../framework/db/DatabaseHealth.js';
 import { Metrics } from '../framework/observability/Metrics.js';
 import { systemClock, type Clock } from '../framework/stdlib/Clock.js';
@@ -41,6 +40,7 @@ import { createHttpApp } from './HttpApp.js';
 import { createKnex } from './createKnex.js';
 import { DIST_ROOT, PROJECT_ROOT } from './paths.js';
 import { preloadClasses, referencedNames } from './preloadClasses.js';
+import { createRouteTarget } from './routeTarget.js';
 import { validateRoutes } from './validateRoutes.js';
 
 export { DEFAULT_DATABASE_URL, type DeploymentConfig } from './DeploymentConfig.js';
@@ -174,28 +174,10 @@ export class Application {
     return { migrations, installers };
   }
 
-  /** The contract call behind a route, as the front controller and the async consumers make it. */
+  /** The contract call behind a route (routeTarget.ts), built once per route. */
   routeTarget(route: RouteDefinition): RouteTarget {
-    const known = this.targets.get(route);
-    if (known) return known;
-    const spec = this.routes.get(route);
-    if (!spec) throw new Error(`Unknown route ${route.method} ${route.url}`);
-    const method = route.serviceMethod;
-    let service: Record<string, (...args: unknown[]) => Promise<unknown>> | undefined;
-    const returns = dataInterfaceName(spec.returns);
-    const filter = this.extensionAttributes.needsFiltering(returns);
-    const target: RouteTarget = {
-      mapper: new InputMapper(spec, route.data),
-      transactional: spec.transactional ?? route.method !== 'GET',
-      invoke: async (args) => {
-        service ??= this.objectManager.get<Record<string, (...args: unknown[]) => Promise<unknown>>>(route.serviceClass);
-        const result = await service[method]!(...args);
-        // Extension attributes with <resources> are hidden from callers that lack them.
-        if (filter) this.extensionAttributes.filterOutput(result, returns!, (resource) => requestContext.caller().allows?.(resource) === true);
-        return result;
-      },
-    };
-    this.targets.set(route, target);
+    let target = this.targets.get(route);
+    if (!target) this.targets.set(route, (target = createRouteTarget(this, route)));
     return target;
   }
 

@@ -1,7 +1,8 @@
 /**
  * The deployment configuration (Magento's app/etc/env.php): the one place that reads
- * `process.env`, for the service, the CLI and server.ts. An option given in code overrides its
- * environment variable. Modules get the result through `@inject(FrameworkServices.DeploymentConfig)`.
+ * `process.env`, for the service, the CLI, server.ts and the benchmark's servers. An option given
+ * in code overrides its environment variable. Modules get the result through
+ * `@inject(FrameworkServices.DeploymentConfig)`.
  */
 import path from 'node:path';
 import type { AdminLoginSettings, PasswordHashingSettings } from '../framework/security/settings.js';
@@ -126,8 +127,15 @@ export interface ServerSettings {
 
 export function readServerSettings(env: Environment = process.env): ServerSettings {
   return {
-    port: Number(env.PORT ?? 3000),
-    host: env.HOST,
+    ...readListenAddress({ port: 3000, host: undefined }, env),
     shutdownGraceMs: Number(env.SHUTDOWN_GRACE_MS ?? 10_000),
   };
+}
+
+/** PORT and HOST over a listener's own defaults (the benchmark's reference servers have theirs); HOST undefined: every address. */
+export function readListenAddress<Host extends string | undefined>(
+  defaults: { readonly port: number; readonly host: Host },
+  env: Environment = process.env,
+): { port: number; host: string | Host } {
+  return { port: Number(env.PORT ?? defaults.port), host: env.HOST ?? defaults.host };
 }

@@ -12,6 +12,7 @@ import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import pino from 'pino';
 import { Application } from '../../app/bootstrap/Application.js';
+import { databaseUrl } from '../../app/bootstrap/DeploymentConfig.js';
 import { runCli } from '../../app/cli/Cli.js';
 import { parseDatabaseUrl, type Dialect } from '../../app/framework/db/dialect.js';
 import { productSku, seededProduct, STORE_CODE, type DataShape, type SeededIds } from './data.js';
@@ -27,7 +28,7 @@ export interface BenchDatabase {
 const TS = '2026-01-01 00:00:00';
 
 /** A fresh database: `var/bench/<name>.sqlite`, or a new database / schema on DATABASE_URL's server. */
-export async function createBenchDatabase(dir: string, name: string, serverUrl = process.env.DATABASE_URL): Promise<BenchDatabase> {
+export async function createBenchDatabase(dir: string, name: string, serverUrl = databaseUrl()): Promise<BenchDatabase> {
   if (!serverUrl || serverUrl.startsWith('sqlite:')) {
     mkdirSync(dir, { recursive: true });
     const file = path.resolve(dir, `${name}.sqlite`);

@@ -4,13 +4,14 @@
  * the same queries in the same transaction as the service, the same JSON out. No DI container,
  * no plugins, no request context: that is the difference the benchmark measures.
  *
- * Env: DATABASE_URL, PORT, HOST.
+ * Env (read through app/bootstrap/DeploymentConfig.ts): DATABASE_URL, PORT, HOST.
  */
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type Joi from 'joi';
 import knexFactory, { type Knex } from 'knex';
+import { databaseUrl, readListenAddress } from '../../app/bootstrap/DeploymentConfig.js';
 import { itemsRequestSchema } from '../../modules/Dispensary/Recommendation/Api/schemas.js';
 // The product's column list; this reference loads the framework already (the joi schema above).
 import { ITEM_COLUMNS } from '../../modules/Dispensary/Recommendation/Model/ResourceModel/RecommendationResource.js';
@@ -87,7 +88,7 @@ function knexConfig(url: string): Knex.Config {
   return { client: 'pg', connection: { connectionString: parsed.toString() }, searchPath: schema ? [schema] : undefined, pool: { min: 0, max: 10 } };
 }
 
-const url = process.env.DATABASE_URL!;
+const url = databaseUrl();
 const knex = knexFactory(knexConfig(url));
 const lockRows = !url.startsWith('sqlite:');
 
@@ -317,7 +318,8 @@ app.use((_req: Request, res: Response) => {
 
 app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => fail(res, error));
 
-const server = app.listen(Number(process.env.PORT ?? 3001), process.env.HOST ?? '127.0.0.1');
+const { port, host } = readListenAddress({ port: 3001, host: '127.0.0.1' });
+const server = app.listen(port, host);
 const stop = () => server.close(() => void knex.destroy().then(() => process.exit(0)));
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);

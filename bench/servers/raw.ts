@@ -4,11 +4,12 @@
  * transaction, the same JSON out. Everything a request does runs synchronously once its body
  * has arrived. SQLite only (DATABASE_URL=sqlite:<file>).
  *
- * Env: DATABASE_URL, PORT, HOST.
+ * Env (read through app/bootstrap/DeploymentConfig.ts): DATABASE_URL, PORT, HOST.
  */
 import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import Database, { type Statement } from 'better-sqlite3';
+import { databaseUrl, readListenAddress } from '../../app/bootstrap/DeploymentConfig.js';
 import {
   BEARER,
   checkToken,
@@ -36,7 +37,7 @@ import {
   type TokenRow,
 } from './common.js';
 
-const url = process.env.DATABASE_URL ?? '';
+const url = databaseUrl();
 if (!url.startsWith('sqlite:')) {
   process.stderr.write('the raw reference server runs on SQLite only\n');
   process.exit(2);
@@ -393,7 +394,8 @@ const server = http.createServer((req, res) => {
   });
 });
 server.keepAliveTimeout = 5_000;
-server.listen(Number(process.env.PORT ?? 3002), process.env.HOST ?? '127.0.0.1');
+const { port, host } = readListenAddress({ port: 3002, host: '127.0.0.1' });
+server.listen(port, host);
 const stop = () => server.close(() => {
   db.close();
   process.exit(0);

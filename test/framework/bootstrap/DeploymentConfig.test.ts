@@ -8,6 +8,7 @@ import {
   isDeveloperMode,
   logLevel,
   readDeploymentConfig,
+  readListenAddress,
   readServerSettings,
 } from '../../../app/bootstrap/DeploymentConfig.js';
 import { ConfigError } from '../../../app/framework/config/xml.js';
@@ -49,5 +50,11 @@ describe('DeploymentConfig', () => {
     expect([logLevel('warn', {}), logLevel('warn', { LOG_LEVEL: 'debug' })]).to.deep.equal(['warn', 'debug']);
     expect(readServerSettings({})).to.deep.equal({ port: 3000, host: undefined, shutdownGraceMs: 10_000 });
     expect(readServerSettings({ PORT: '8080', HOST: '127.0.0.1', SHUTDOWN_GRACE_MS: '500' })).to.deep.equal({ port: 8080, host: '127.0.0.1', shutdownGraceMs: 500 });
+  });
+
+  it("should give a listener PORT and HOST over its own defaults (the benchmark's reference servers)", () => {
+    expect(readListenAddress({ port: 3002, host: '127.0.0.1' }, {})).to.deep.equal({ port: 3002, host: '127.0.0.1' });
+    expect(readListenAddress({ port: 3002, host: '127.0.0.1' }, { PORT: '4100', HOST: '0.0.0.0' })).to.deep.equal({ port: 4100, host: '0.0.0.0' });
+    expect(readListenAddress({ port: 3001, host: undefined }, { PORT: '4101' })).to.deep.equal({ port: 4101, host: undefined });
   });
 });

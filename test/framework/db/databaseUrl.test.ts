@@ -1,7 +1,7 @@
 /**
  * Unit tests of databaseUrl.ts: DATABASE_URL to knex config for each dialect (incl. PostgreSQL's
- * ?schema=), and the SQLite connection set-up with its prepared-statement cache
- * (sqliteStatementCache.ts).
+ * ?schema=), and the SQLite connection set-up, which installs the prepared-statement cache (how
+ * that cache behaves: sqliteStatementCache.test.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -70,33 +70,10 @@ describe('databaseUrl', () => {
           expect(conn.pragma('foreign_keys', { simple: true })).to.equal(1);
         });
       });
-    });
 
-    describe('the prepared-statement cache of a SQLite connection', () => {
-      it('should hand out the same prepared statement for the same SQL text, and another for other text', async () => {
+      it('should keep the prepared statements of the connection by SQL text (sqliteStatementCache.ts)', async () => {
         await withSqliteConnection('sqlite::memory:', (conn) => {
-          const first = conn.prepare('select 1 as one');
-          expect(conn.prepare('select 1 as one')).to.equal(first);
-          expect(conn.prepare('select 2 as two')).not.to.equal(first);
-          expect((first as { get(): unknown }).get()).to.deep.equal({ one: 1 });
-        });
-      });
-
-      it('should keep at most 200 statements, dropping the oldest first', async () => {
-        await withSqliteConnection('sqlite::memory:', (conn) => {
-          const oldest = conn.prepare('select 0');
-          const second = conn.prepare('select 1');
-          for (let i = 2; i <= 200; i++) conn.prepare(`select ${i}`);
-          // 201 texts prepared: 'select 0' was dropped, 'select 1' is still kept.
-          expect(conn.prepare('select 1')).to.equal(second);
-          expect(conn.prepare('select 0')).not.to.equal(oldest);
-        });
-      });
-
-      it('should not keep SQL longer than 32 KiB', async () => {
-        await withSqliteConnection('sqlite::memory:', (conn) => {
-          const long = `select 1 as one ${' '.repeat(32 * 1024)}`;
-          expect(conn.prepare(long)).not.to.equal(conn.prepare(long));
+          expect(conn.prepare('select 1 as one')).to.equal(conn.prepare('select 1 as one'));
         });
       });
     });

@@ -1,6 +1,6 @@
 /**
  * Plugin validation at start-up: a plugin method must name a method of its target; a disabled
- * plugin is not checked. (The chains themselves: test/framework/interception/Interception.test.ts.)
+ * plugin is not checked. (The chains themselves: test/framework/interception/Interceptor.test.ts.)
  */
 import { expect } from 'chai';
 import type { DispatcherInterface } from '../../fixtures/runtime/modules/Fixture/Dispatch/Api/DispatcherInterface.js';

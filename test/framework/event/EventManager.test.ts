@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { runCli } from '../../../app/cli/Cli.js';
 import type { Area } from '../../../app/framework/config/DiConfig.js';
 import { EventManagerInterface } from '../../../app/framework/event/ManagerInterface.js';
 import type { Notifier } from '../../fixtures/runtime/modules/Fixture/Events/Model/Notifier.js';
@@ -96,31 +95,6 @@ describe('Events', () => {
       await bad(events(on(EVENT, observer('ghost', 'GhostObserver'))), `${O}\\GhostObserver`);
       await bad(events(on(EVENT, observer('wrong', 'NotAnObserver'))), `${O}\\NotAnObserver`, 'execute');
       await bad(events(on(EVENT, observer('none', null))), '"none"', 'no instance');
-    });
-  });
-
-  describe('dev:event:list', () => {
-    it('should print the observers of each event in call order, per area, with the disabled ones', async () => {
-      module('Fixture_Events', {
-        'etc/events.xml': events(on(EVENT, observer('record', 'RecordObserver'), observer('second', 'SecondObserver', ' shared="false"')), on('other_event', observer('fail', 'FailingObserver'))),
-        'etc/webapi_rest/events.xml': events(on(EVENT, observer('record', null, ' disabled="true"'))),
-      });
-      const out: string[] = [];
-      const cli = (...argv: string[]) => runCli(['node', 'cli', 'dev:event:list', ...argv], { out: (l) => out.push(...l.split('\n')), err: () => undefined }, tree.options());
-      expect(await cli(EVENT)).to.equal(0);
-      expect(out).to.deep.equal([
-        'Area global:',
-        `  ${EVENT}:`,
-        `    1. record (${O}\\RecordObserver)`,
-        `    2. second (${O}\\SecondObserver, shared="false")`,
-        'Area webapi_rest:',
-        `  ${EVENT}:`,
-        `    1. second (${O}\\SecondObserver, shared="false")`,
-        `    disabled: record (${O}\\RecordObserver)`,
-      ]);
-      out.length = 0;
-      expect(await cli('--area', 'global')).to.equal(0);
-      expect(out).to.deep.equal(['Area global:', `  ${EVENT}:`, `    1. record (${O}\\RecordObserver)`, `    2. second (${O}\\SecondObserver, shared="false")`, '  other_event:', `    1. fail (${O}\\FailingObserver)`]);
     });
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Plugin-chain assembly on real di.xml and fixture classes: which declarations apply to a class
  * (on its contract, merged by name), composed per method in Magento's order. Running the chains
- * is Interception.test.ts's part.
+ * is Interceptor.test.ts's part.
  */
 import { expect } from 'chai';
 import { ClassResolver, type Newable } from '../../../app/framework/di/ClassResolver.js';

@@ -1,7 +1,7 @@
 /**
  * Unit tests of PluginList.ts: which methods of a plugin class count, the sort, the levels an
  * around plugin cuts, and the text `dev:plugin:list` prints. The calling itself is Interceptor's
- * (Interception.test.ts runs whole chains through the container).
+ * (Interceptor.test.ts runs whole chains through the container).
  */
 import { expect } from 'chai';
 import {

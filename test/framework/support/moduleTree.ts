@@ -4,12 +4,13 @@
  * compiled fixture trees (test/fixtures/<name>/modules): a tree's `codeDir` points there, so a
  * class name `Fixture\Dispatch\Plugin\PluginA` resolves to the compiled fixture.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { Application, type ApplicationOptions } from '../../../app/bootstrap/Application.js';
 import { DIST_ROOT, PROJECT_ROOT } from '../../../app/bootstrap/paths.js';
+import { runCli } from '../../../app/cli/Cli.js';
 import type { Area } from '../../../app/framework/config/DiConfig.js';
 import { ConfigError } from '../../../app/framework/config/xml.js';
 import type { ModuleSources } from '../../../app/framework/module/ModuleLoader.js';
@@ -75,6 +76,22 @@ export class ModuleTree {
     return this;
   }
 
+  /**
+   * Adds `Vendor_Module` with the etc/*.xml of that module in the tree's fixture (its code is there
+   * already), but a module.xml of its own: the fixture's <sequence> may name modules not in this tree.
+   */
+  fixtureModule(fixture: string, name: string, options: { sequence?: readonly string[] } = {}): this {
+    const [vendor, module] = name.split('_');
+    const etc = path.join(fixtureSourceDir(fixture), vendor!, module!, 'etc');
+    const files: Record<string, string> = {};
+    for (const entry of readdirSync(etc, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !entry.name.endsWith('.xml')) continue;
+      const relative = path.relative(etc, path.join(entry.parentPath, entry.name)).split(path.sep).join('/');
+      if (relative !== 'module.xml') files[`etc/${relative}`] = readFileSync(path.join(entry.parentPath, entry.name), 'utf8');
+    }
+    return this.module(name, { sequence: options.sequence, files });
+  }
+
   file(name: string, relative: string, content: string): this {
     const file = path.join(this.dir(name), relative);
     mkdirSync(path.dirname(file), { recursive: true });
@@ -106,6 +123,14 @@ export class ModuleTree {
     const app = await Application.create(this.options(area, extra));
     this.booted.push(app);
     return app;
+  }
+
+  /** Runs a command line on this tree through the real CLI entry; answers the exit code and the output lines. */
+  async cli(argv: readonly string[], extra: ApplicationOptions = {}): Promise<{ code: number; out: string[]; err: string[] }> {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runCli(['node', 'cli', ...argv], { out: (line) => out.push(...line.split('\n')), err: (line) => err.push(line) }, this.options('global', extra));
+    return { code, out, err };
   }
 
   remove(): void {

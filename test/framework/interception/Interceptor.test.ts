@@ -1,3 +1,9 @@
+/**
+ * Interceptor.ts: the composed chains run through the container on real di.xml, in Magento's order
+ * (the docs table), with before/after/around semantics, sync or async. Which plugins a chain holds
+ * is PluginChainBuilder.test.ts's and PluginList.test.ts's part; this file checks them only as
+ * the calls they make.
+ */
 import { expect } from 'chai';
 import type { Application } from '../../../app/bootstrap/Application.js';
 import type { Area } from '../../../app/framework/config/DiConfig.js';
@@ -53,7 +59,7 @@ const TABLE = {
   ],
 };
 
-describe('Interception', () => {
+describe('Interceptor', () => {
   let tree: ModuleTree;
   let apps: Application[];
   beforeEach(() => {
