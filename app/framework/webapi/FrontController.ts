@@ -4,11 +4,9 @@
  * The order follows Magento's Rest controller: the store and the route are resolved and the
  * caller authorized before the body is read, so an anonymous caller learns nothing from a 400.
  */
-import { isUtf8 } from 'node:buffer';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import express from 'express';
+import type express from 'express';
 import { ADMIN_STORE, GUEST, newRequestContext, requestContext, type Caller, type Store } from '../context/RequestContext.js';
-import { AuthorizationException, LocalizedException } from '../exception/LocalizedException.js';
+import { AuthorizationException } from '../exception/LocalizedException.js';
 import { WebapiException } from './WebapiException.js';
 import type { DatabaseHealth } from '../db/DatabaseHealth.js';
 import type { UnitOfWork } from '../db/UnitOfWork.js';
@@ -18,7 +16,8 @@ import type { AuthorizationInterface } from './AuthorizationInterface.js';
 import type { ErrorRenderer } from './ErrorRenderer.js';
 import type { InputMapper } from './InputMapper.js';
 import { traceOf } from '../observability/RequestTrace.js';
-import { assertDepth, assertQueryParameterCount, assertSafeStrings, DEFAULT_MAX_JSON_DEPTH } from './InputSafety.js';
+import { assertQueryParameterCount, assertSafeStrings } from './InputSafety.js';
+import { JsonBodyReader } from './JsonBodyReader.js';
 import { AsyncAnswer, type AsyncController, type RequestChecks } from './AsyncController.js';
 import { applyFields, parseFields } from './PartialResponse.js';
 import type { RouteRegistry } from './RouteRegistry.js';
@@ -56,26 +55,17 @@ const VERSION_SEGMENT = /^V\d+$/;
 const STORE_CODE = /^[a-z][a-z0-9_]{0,31}$/;
 const NO_ROUTE = 'Request does not match any route.';
 const PUBLIC_RESOURCES = new Set(['anonymous']);
-const BODY_TOO_LARGE = 'The request body is larger than the limit of %limit bytes.';
-const BODY_TIMEOUT = 'The request body did not arrive within %timeout milliseconds.';
 
 type Request = express.Request;
 type Response = express.Response;
 
-interface BodyParserError extends Error {
-  type?: string;
-  status?: number;
-  limit?: number;
-  charset?: string;
-  encoding?: string;
-}
 
 export class FrontController implements RequestChecks {
   private readonly async?: AsyncController;
-  private readonly parseJson: (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
+  private readonly bodyReader: JsonBodyReader;
 
   constructor(private readonly options: FrontControllerOptions) {
-    this.parseJson = express.json({ limit: options.bodyLimit, strict: false, type: () => true, verify: assertUtf8 }) as never;
+    this.bodyReader = new JsonBodyReader(options);
     this.async = options.async?.(this);
   }
 
@@ -200,87 +190,8 @@ export class FrontController implements RequestChecks {
   }
 
   /** The JSON body; an array only where `acceptArray` (bulk requests). */
-  async readBody(req: Request, acceptArray = false): Promise<Record<string, unknown> | undefined> {
-    const length = req.headers['content-length'];
-    const hasBody = (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
-    if (!hasBody) return undefined;
-    const contentType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-    if (contentType !== 'application/json' && !contentType.endsWith('+json')) {
-      throw new WebapiException(415, 'The content type "%contentType" is not supported. Send the body as application/json.', {
-        contentType: contentType || '(none)',
-      });
-    }
-    // A declared length over the limit answers at once, before a byte of the body is read; the
-    // connection then closes, so the rest of the body is never read either.
-    const declared = Number(length);
-    if (length !== undefined && Number.isFinite(declared) && declared > this.options.bodyLimit) {
-      req.res!.setHeader('Connection', 'close');
-      throw new WebapiException(413, BODY_TOO_LARGE, { limit: this.options.bodyLimit });
-    }
-    const timeoutMs = this.options.bodyTimeoutMs ?? 30_000;
-    await new Promise<void>((resolve, reject) => {
-      const fail = (error: WebapiException) => {
-        cleanup();
-        req.res!.setHeader('Connection', 'close');
-        reject(error);
-      };
-      // A body trickled in slowly holds a connection: past the timeout it answers 408 and the connection closes.
-      const timer = setTimeout(() => fail(new WebapiException(408, BODY_TIMEOUT, { timeout: timeoutMs })), timeoutMs);
-      // A chunked body has no length to check up front: answer 413 as soon as it passes the limit
-      // (body-parser itself would read it to the end first). Raw bytes: inflated ones are never fewer.
-      let received = 0;
-      const count = (chunk: Buffer) => {
-        received += chunk.length;
-        if (received > this.options.bodyLimit) fail(new WebapiException(413, BODY_TOO_LARGE, { limit: this.options.bodyLimit }));
-      };
-      const cleanup = () => {
-        clearTimeout(timer);
-        req.removeListener('data', count);
-      };
-      req.on('data', count);
-      this.parseJson(req, req.res!, (err) => {
-        cleanup();
-        if (err) reject(bodyError(err as BodyParserError));
-        else resolve();
-      });
-    });
-    const body: unknown = req.body;
-    if (body === undefined) return undefined;
-    assertDepth(body, this.options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH);
-    if (body === null || typeof body !== 'object' || (Array.isArray(body) && !acceptArray)) {
-      throw new WebapiException(400, 'The request body must be a JSON object.');
-    }
-    return body as Record<string, unknown>;
-  }
-}
-
-/**
- * Bytes that are not UTF-8 (0xFF, an encoded surrogate) would be decoded to U+FFFD and stored
- * silently; PHP's json_decode refuses them, so Magento answers "Decoding error.".
- */
-function assertUtf8(_req: IncomingMessage, _res: ServerResponse, body: Buffer): void {
-  if (!isUtf8(body)) throw Object.assign(new Error('The request body is not UTF-8'), { status: 400, type: 'entity.parse.failed' });
-}
-
-function bodyError(error: BodyParserError): LocalizedException | BodyParserError {
-  switch (error.type) {
-    case 'entity.parse.failed':
-      return new WebapiException(400, 'Decoding error.');
-    case 'entity.too.large':
-      return new WebapiException(413, BODY_TOO_LARGE, { limit: error.limit ?? 0 });
-    case 'charset.unsupported':
-      return new WebapiException(415, 'The charset "%charset" is not supported. Send the body as UTF-8.', { charset: error.charset ?? '' });
-    case 'encoding.unsupported':
-      return new WebapiException(415, 'The content encoding "%encoding" is not supported.', { encoding: error.encoding ?? '' });
-    case 'request.size.invalid':
-    case 'request.aborted':
-      return new WebapiException(400, 'The request body was incomplete.');
-    default:
-      // body-parser's other client errors, e.g. a body that does not inflate as its Content-Encoding says.
-      if (typeof error.status === 'number' && error.status >= 400 && error.status < 500) {
-        return new WebapiException(400, 'The request body could not be decoded.');
-      }
-      return error;
+  readBody(req: Request, acceptArray = false): Promise<Record<string, unknown> | undefined> {
+    return this.bodyReader.read(req, acceptArray);
   }
 }
 
