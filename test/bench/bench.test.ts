@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { runBench, type BenchReport } from '../../bench/lib/bench.js';
+import { processCount, processesRefusal, runBench, type BenchReport } from '../../bench/lib/bench.js';
 import { SCENARIOS } from '../../bench/lib/data.js';
 import { mergeLoadResults, splitEvenly, type LoadPart } from '../../bench/lib/load.js';
 import { SERVER_KINDS } from '../../bench/lib/proc.js';
@@ -103,6 +103,40 @@ describe('Benchmark (npm run bench), smoke run on tiny data', function () {
     expect(written.text).to.match(/\| Add Items \(2 new items\) \| service \(this framework\) \| \d+ \|/);
     expect(written.text).to.include('service ÷ Express');
     expect(lines.some((l) => l.includes('round 1 add'))).to.equal(true);
+  });
+});
+
+describe('Benchmark options: --processes', () => {
+  const quiet = () => {};
+
+  it('should run one process per server unless told otherwise', () => {
+    expect(benchOptions(['--smoke'], quiet).processes).to.equal(1);
+    expect(benchOptions([], quiet).processes).to.equal(1);
+  });
+
+  it('should take --processes N for the service, the baseline and Express, and keep raw at one', () => {
+    const options = benchOptions(['--smoke', '--processes', '2', '--servers', 'service,express'], quiet);
+    expect(options.processes).to.equal(2);
+    expect(options.servers).to.deep.equal(['service', 'express']);
+    expect(['service', 'baseline', 'express', 'raw'].map((k) => processCount(k as 'service', 3))).to.deep.equal([3, 3, 3, 1]);
+  });
+
+  it('should refuse a process count that is not a whole number of at least 1', () => {
+    for (const bad of ['0', '1.5', 'two', '-2']) expect(() => benchOptions(['--processes', bad], quiet), bad).to.throw(/--processes/);
+  });
+
+  it('should refuse more than one process on SQLite (one writer) and with the profiler, never one process', () => {
+    expect(processesRefusal(1, true, true)).to.equal(null);
+    expect(processesRefusal(2, false, false)).to.equal(null);
+    expect(processesRefusal(2, true, false)).to.match(/postgres.*mysql.*SQLite is one writer/);
+    expect(processesRefusal(2, false, true)).to.match(/--profile/);
+    expect(processesRefusal(0, false, false)).to.match(/at least 1/);
+  });
+
+  it('should refuse --profile with more than one process, and fewer connections than processes', () => {
+    expect(() => benchOptions(['--smoke', '--profile', '--processes', '2'], quiet)).to.throw(/--profile.*--processes/);
+    expect(benchOptions(['--smoke', '--profile', '--processes', '1'], quiet).profileSeconds).to.equal(1);
+    expect(() => benchOptions(['--processes', '4', '--connections', '3'], quiet)).to.throw(/at least one connection per process/);
   });
 });
 
