@@ -9,7 +9,17 @@
  * load; summary in the results, profile in var/bench/profile/), --profile-servers a,b,
  * --profile-scenario add|update|get,
  * --baseline <git ref> (that revision's service runs too, interleaved: before/after figures),
- * --scaling-servers a,b, --out <name> (var/bench/<name>.json and .md instead of results).
+ * --scaling-servers a,b, --out <name> (var/bench/<name>.json and .md instead of results),
+ * --processes N (default 1): the service, the baseline and Express each run as N processes of the
+ * same server on N ports, all on the one database, as behind a load balancer; every run spreads
+ * its load evenly over them (one autocannon instance per process, connections divided, started
+ * together, one request counter) and the report merges them (req/s summed, percentiles from all
+ * latency records, CPU per request of all the processes, RSS summed); the report's title says
+ * how many processes each server ran as. PostgreSQL or MySQL only: on SQLite --processes > 1 is
+ * refused with a message (SQLite is one writer; N processes on one file measure its write lock,
+ * "database is locked" answers, not a load-balanced deployment), which also leaves raw, the
+ * SQLite-only reference, a single process always. --profile is single-process and refused with
+ * --processes > 1; --async and --scenario login-flood ignore --processes.
  * --scenario login-flood [--seconds S] [--baseline <ref>]: only the login-flood measurement
  * (bench/lib/loginFlood.ts), written to var/bench/login-flood.{json,md}.
  * DATABASE_URL=mysql://... or
@@ -21,11 +31,12 @@ import path from 'node:path';
 import { PROJECT_ROOT } from '../app/bootstrap/paths.js';
 import { prepareBaseline } from './lib/baseline.js';
 import { asyncMarkdown, runAsyncBench } from './lib/asyncBench.js';
-import { runBench, type BenchOptions } from './lib/bench.js';
+import { processesRefusal, runBench, type BenchOptions } from './lib/bench.js';
 import { FULL_SHAPE, SCENARIOS, SMOKE_SHAPE, type Scenario } from './lib/data.js';
 import { ALL_SERVER_KINDS, SERVER_KINDS, type ServerKind } from './lib/proc.js';
 import { floodMarkdown, runLoginFlood } from './lib/loginFlood.js';
 import { markdown } from './lib/report.js';
+import { benchOnSqlite } from './lib/seed.js';
 
 process.env.LOG_LEVEL ??= 'warn';
 
@@ -50,20 +61,27 @@ export function benchOptions(argv: readonly string[], log: (line: string) => voi
     return picked;
   };
   const smoke = has('--smoke');
+  const processes = num('--processes', 1);
+  if (!Number.isInteger(processes) || processes < 1) throw new Error(`--processes needs a whole number of at least 1, got "${value('--processes')}"`);
+  // SQLite is refused in runBench (processesRefusal), where the database is known.
   const dir = path.join(PROJECT_ROOT, 'var', 'bench');
   const profileArg = value('--profile');
   const profileSeconds = has('--profile') ? (profileArg && /^\d+(\.\d+)?$/.test(profileArg) ? Number(profileArg) : smoke ? 1 : 15) : null;
+  if (profileSeconds !== null && processes > 1) throw new Error('--profile runs one server process under node --cpu-prof; it cannot be combined with --processes > 1');
+  const connections = num('--connections', 10);
+  if (connections < processes) throw new Error(`--connections ${connections} cannot reach --processes ${processes}: at least one connection per process`);
   return {
     mode: smoke ? 'smoke' : 'full',
     shape: smoke ? SMOKE_SHAPE : FULL_SHAPE,
     dir,
-    connections: num('--connections', 10),
+    connections,
     warmupSeconds: num('--warmup', smoke ? 0.3 : 1),
     primeSeconds: num('--prime', smoke ? 0 : 2),
     seconds: num('--seconds', smoke ? 1 : 10),
     rounds: num('--rounds', smoke ? 1 : 3),
     scenarios: list<Scenario>('--scenarios', SCENARIOS),
     servers: list<ServerKind>('--servers', SERVER_KINDS),
+    processes,
     scaling: has('--no-scaling')
       ? null
       : smoke
@@ -116,6 +134,13 @@ async function main(): Promise<void> {
   if (process.argv.includes('--scenario') && process.argv[process.argv.indexOf('--scenario') + 1] === 'login-flood') return loginFlood(process.argv.slice(2));
   if (process.argv.includes('--async')) return asyncMain(process.argv.slice(2));
   let options = benchOptions(process.argv.slice(2));
+  // Before the baseline's build: a refusal should not cost minutes.
+  const refusal = processesRefusal(options.processes, benchOnSqlite(), options.profileSeconds !== null);
+  if (refusal) {
+    process.stderr.write(`${refusal}.\n`);
+    process.exitCode = 2;
+    return;
+  }
   if (options.baselineRef) options = { ...options, baselineRoot: prepareBaseline(options.baselineRef, options.dir, options.log) };
   const report = await runBench(options);
   const argv = process.argv.slice(2);

@@ -2,7 +2,8 @@
  * The benchmark, as a function (bench/run.ts is its command line; test/bench runs it tiny):
  *
  *  1. a database of its own, migrated by the application, token made by the CLI, data seeded;
- *  2. the three servers as child processes on loopback: the service, Express + knex, raw;
+ *  2. the three servers as child processes on loopback: the service, Express + knex, raw (the
+ *     service and Express as N processes each with --processes N, the load spread over them);
  *  3. the same requests to each, answers compared (probes);
  *  4. rounds of interleaved runs (service, Express, raw, service, ...) per scenario, each after
  *     a warm-up and, for Add Items, after the database is back to its seeded state; medians;
@@ -12,12 +13,12 @@
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { addRequest, getRequest, SCENARIOS, scenarioRequest, updateRequest, type DataShape, type Scenario } from './data.js';
-import { drive, type LoadResult } from './load.js';
+import { drive, driveAll, splitEvenly, type LoadResult } from './load.js';
 import { pluginBenchmark, type PluginReport } from './plugins.js';
 import { probes, runProbes, type ProbeResult } from './probes.js';
-import { ALL_SERVER_KINDS, readCpuMs, RssSampler, ServerProcess, type ServerKind } from './proc.js';
+import { ALL_SERVER_KINDS, RssSampler, ServerGroup, ServerProcess, type ServerKind } from './proc.js';
 import { summariseProfile, type ProfileSummary } from './profile.js';
-import { createBenchDatabase, Resetter, seed, type Seeded } from './seed.js';
+import { benchOnSqlite, createBenchDatabase, Resetter, seed, type Seeded } from './seed.js';
 import { driverBenchmark, type DriverReport } from './driver.js';
 import { machineInfo, type MachineInfo } from './machine.js';
 import { median } from './stats.js';
@@ -43,6 +44,12 @@ export interface BenchOptions {
   readonly rounds: number;
   readonly scenarios: readonly Scenario[];
   readonly servers: readonly ServerKind[];
+  /**
+   * Processes per server (1: the plain case): the service, the baseline and Express each run as
+   * this many processes on ports of their own, all on the one database, the load spread evenly
+   * over them; raw always runs as one. Not on SQLite, not with `profileSeconds` (processesRefusal).
+   */
+  readonly processes: number;
   readonly scaling: ScalingOptions | null;
   readonly plugins: { readonly counts: readonly number[]; readonly sampleMs: number; readonly samples: number } | null;
   /** `requests` for the soak, unless `maxSeconds` pass first (then the report says how many ran). */
@@ -64,9 +71,11 @@ export interface BenchOptions {
 export interface RunRecord {
   readonly round: number;
   readonly result: LoadResult;
-  /** Server CPU time (user + system) per request, ms. */
+  /** Server CPU time (user + system) per request, ms: of all its processes, over all their requests. */
   readonly cpuMsPerRequest: number;
-  /** Largest RSS sampled during the run, MiB. */
+  /** CPU time each process of the server used during the run, ms (one entry for one process). */
+  readonly cpuMsPerProcess: readonly number[];
+  /** Largest RSS sampled during the run, MiB (the sum over the server's processes, sampled together). */
   readonly peakRssMiB: number;
 }
 
@@ -144,8 +153,13 @@ export interface BenchReport {
     seconds: number;
     rounds: number;
     shape: DataShape;
+    /** --processes: processes per server (raw always 1). */
+    processes: number;
   };
+  /** How many processes each server ran as. */
+  readonly processes: Partial<Record<ServerKind, number>>;
   readonly seed: Omit<Seeded, 'token' | 'ids'>;
+  /** RSS of each server at start (summed over its processes). */
   readonly startupRssMiB: Partial<Record<ServerKind, number>>;
   readonly probes: ProbeResult[];
   readonly scenarios: ScenarioSummary[];
@@ -156,7 +170,7 @@ export interface BenchReport {
   readonly profile: ProfileSummary | null;
   /** Profiles of the other servers, when asked for. */
   readonly otherProfiles: Partial<Record<ServerKind, ProfileSummary>>;
-  /** Lifetime peak RSS (VmHWM) of each server at the end. */
+  /** Lifetime peak RSS (VmHWM) of each server at the end (summed over its processes). */
   readonly hwmMiB: Partial<Record<ServerKind, number>>;
   readonly notes: string[];
   /** The baseline revision, when one ran. */
@@ -165,7 +179,40 @@ export interface BenchReport {
 
 const failures = (r: LoadResult) => r.non2xx + r.errors + r.timeouts;
 
+/** "5 + 5" for 10 connections over 2 processes. */
+const splitNote = (connections: number, processes: number) => splitEvenly(connections, processes).join(' + ');
+
+/**
+ * Processes a server runs as under --processes N. raw stays at one: it is SQLite-only, which
+ * refuses N > 1 anyway (processesRefusal); kept here so a server list never asks for two raws.
+ */
+export function processCount(kind: ServerKind, processes: number): number {
+  return kind === 'raw' ? 1 : processes;
+}
+
+/**
+ * Why `processes` cannot run here, or null. SQLite is refused above one process: it is one writer,
+ * and N processes on one file measure its write lock, not a load-balanced deployment (two Express
+ * processes answered 500 "database is locked" to about a quarter of the Add Items requests in a
+ * one-second smoke run: a deferred transaction that has read cannot wait for the lock). The
+ * profile runs one process under node --cpu-prof.
+ */
+export function processesRefusal(processes: number, onSqlite: boolean, profile: boolean): string | null {
+  if (!Number.isInteger(processes) || processes < 1) return `--processes needs a whole number of at least 1, got ${processes}`;
+  if (processes === 1) return null;
+  if (onSqlite) {
+    return (
+      `--processes ${processes} needs DATABASE_URL=postgres://... or mysql://...: SQLite is one writer, so ${processes} server processes on one file ` +
+      'measure its write lock ("database is locked" answers), not a deployment behind a load balancer'
+    );
+  }
+  if (profile) return '--profile runs one server process under node --cpu-prof; it cannot be combined with --processes > 1';
+  return null;
+}
+
 export async function runBench(options: BenchOptions): Promise<BenchReport> {
+  const refusal = processesRefusal(options.processes, benchOnSqlite(), options.profileSeconds !== null);
+  if (refusal) throw new Error(refusal);
   const started = Date.now();
   const startedAt = new Date(started).toISOString();
   const { shape } = options;
@@ -184,13 +231,14 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
   const database = await createBenchDatabase(options.dir, options.mode === 'smoke' ? `smoke-${process.pid}` : 'bench');
   let servers = [...options.servers];
   if (options.baselineRoot) servers = servers.flatMap((k) => (k === 'service' ? ['service', 'baseline'] : [k])) as ServerKind[];
-  const start = (kind: ServerKind, nodeArgs?: string[]) =>
-    ServerProcess.start(kind, { databaseUrl: database.url, nodeArgs, root: kind === 'baseline' ? options.baselineRoot : undefined });
+  const serverOptions = (kind: ServerKind, nodeArgs?: string[]) => ({ databaseUrl: database.url, nodeArgs, root: kind === 'baseline' ? options.baselineRoot : undefined });
+  const startGroup = (kind: ServerKind) => ServerGroup.start(kind, processCount(kind, options.processes), serverOptions(kind));
+  const startOne = (kind: ServerKind, nodeArgs?: string[]) => ServerProcess.start(kind, serverOptions(kind, nodeArgs));
   if (database.dialect !== 'sqlite' && servers.includes('raw')) {
     servers = servers.filter((s) => s !== 'raw');
     notes.push(`The raw reference runs on SQLite only; on ${database.dialect} it is left out.`);
   }
-  const running = new Map<ServerKind, ServerProcess>();
+  const running = new Map<ServerKind, ServerGroup>();
   let resetter: Resetter | undefined;
   try {
     log(`seeding ${database.dialect} database ...`);
@@ -212,11 +260,23 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
 
     const startupRssMiB: Partial<Record<ServerKind, number>> = {};
     const kinds = [...new Set([...servers, ...(options.scaling?.servers ?? []), ...(options.soak ? ['service' as const] : [])])];
-    const launched = await Promise.allSettled(kinds.map((kind) => start(kind)));
+    const launched = await Promise.allSettled(kinds.map((kind) => startGroup(kind)));
     for (const outcome of launched) if (outcome.status === 'fulfilled') running.set(outcome.value.kind, outcome.value);
     for (const outcome of launched) if (outcome.status === 'rejected') throw outcome.reason;
-    for (const [kind, server] of running) startupRssMiB[kind] = server.memory()?.rssMiB ?? NaN;
-    const ordered = ALL_SERVER_KINDS.filter((k) => running.has(k)).map((k) => running.get(k)!);
+    for (const [kind, group] of running) startupRssMiB[kind] = group.memory()?.rssMiB ?? NaN;
+    const processes: Partial<Record<ServerKind, number>> = {};
+    for (const [kind, group] of running) processes[kind] = group.processes.length;
+    if (options.processes > 1) {
+      log(`  processes per server: ${[...running].map(([kind, group]) => `${kind} ${group.processes.length} (pids ${group.pids.join(', ')})`).join('; ')}`);
+      notes.push(
+        `Each server but raw ran as ${options.processes} processes of the same entry point on ports of their own, all on the one ${database.dialect} database, as behind a load balancer: ` +
+          `one autocannon instance per process, the ${options.connections} connections divided evenly (${splitNote(options.connections, options.processes)}), all started together for the same duration, one request counter shared. ` +
+          `req/s and requests are summed over the processes, p50/p99 come from all the latency records together, CPU per request is the CPU time of all the processes over all the requests, ` +
+          `and RSS (peak during runs, at start, VmHWM, the soak's) is the sum over the processes. ` +
+          `The scaling runs' ms per request is 1 / the summed req/s (no longer one event loop's time per request). The probes go to the first process of each server.`,
+      );
+    }
+    const ordered = ALL_SERVER_KINDS.filter((k) => running.has(k)).map((k) => running.get(k)!.first);
 
     log('probes: the same requests to every server ...');
     const probeResults = await runProbes(
@@ -234,25 +294,28 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
     for (let round = 1; round <= options.rounds; round++) {
       for (const scenario of options.scenarios) {
         for (const kind of servers) {
-          const server = running.get(kind)!;
+          const group = running.get(kind)!;
           if (scenario === 'add') await reset();
           const counter = scenario === 'update' ? updateCounter : { value: 0 };
           const next = (i: number) => scenarioRequest(scenario, seeded.ids, shape, i);
-          const common = { url: server.url, token: seeded.token, connections: options.connections, next, counter };
+          const common = { token: seeded.token, connections: options.connections, next, counter };
           const warmup = options.warmupSeconds + (round === 1 ? options.primeSeconds : 0);
-          if (warmup > 0) await drive({ ...common, duration: warmup });
-          const sampler = new RssSampler(server.pid);
-          const cpuBefore = readCpuMs(server.pid);
-          const result = await drive({ ...common, duration: options.seconds });
-          const cpuMsPerRequest = (readCpuMs(server.pid) - cpuBefore) / result.requests;
+          if (warmup > 0) await driveAll(group.urls, { ...common, duration: warmup });
+          const sampler = new RssSampler(group.pids);
+          const cpuBefore = group.cpuMsEach();
+          const result = await driveAll(group.urls, { ...common, duration: options.seconds });
+          const cpuMsPerProcess = group.cpuMsEach().map((ms, i) => ms - cpuBefore[i]!);
+          const cpuMsPerRequest = cpuMsPerProcess.reduce((a, b) => a + b, 0) / result.requests;
           const peakRssMiB = sampler.stop();
-          if (server.child.exitCode !== null || server.child.signalCode !== null) {
-            throw new Error(`the ${kind} server died during the ${scenario} run (exit ${server.child.exitCode ?? server.child.signalCode}):\n${server.log().slice(-4000)}`);
+          const dead = group.dead();
+          if (dead) {
+            throw new Error(`a ${kind} server process died during the ${scenario} run (exit ${dead.child.exitCode ?? dead.child.signalCode}):\n${dead.log().slice(-4000)}`);
           }
           const key = `${scenario}/${kind}`;
-          runs.set(key, [...(runs.get(key) ?? []), { round, result, cpuMsPerRequest, peakRssMiB }]);
+          runs.set(key, [...(runs.get(key) ?? []), { round, result, cpuMsPerRequest, cpuMsPerProcess, peakRssMiB }]);
           log(
             `  round ${round} ${scenario.padEnd(6)} ${kind.padEnd(7)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50.toFixed(2)} ms  p99 ${result.p99.toFixed(2)} ms  CPU ${cpuMsPerRequest.toFixed(3)} ms/req  RSS ${peakRssMiB.toFixed(0)} MiB` +
+              (group.processes.length > 1 ? `  per process: ${result.requestsPerTarget.join('/')} req, CPU ${cpuMsPerProcess.map((ms) => ms.toFixed(0)).join('/')} ms` : '') +
               (failures(result) ? `  FAILURES ${JSON.stringify(result.statusCodes)} errors ${result.errors}` : ''),
           );
         }
@@ -293,6 +356,7 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
     let soak: SoakReport | null = null;
     if (options.soak && running.has('service')) {
       const server = running.get('service')!;
+      const load = (o: Parameters<typeof driveAll>[1]) => driveAll(server.urls, o);
       const soakOptions = options.soak;
       log(`memory soak: ${soakOptions.warmupRequests} requests of warm-up, then ${soakOptions.requests} (Add, Update, GET in turn; at most ${soakOptions.maxSeconds} s) ...`);
       await reset();
@@ -303,8 +367,8 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
         if (which === 'update') return updateRequest(seeded.ids, shape, counters.update++);
         return getRequest(seeded.ids, i);
       };
-      const common = { url: server.url, token: seeded.token, connections: options.connections, next, counter: { value: 0 } };
-      const warm = await drive({ ...common, amount: soakOptions.warmupRequests });
+      const common = { token: seeded.token, connections: options.connections, next, counter: { value: 0 } };
+      const warm = await load({ ...common, amount: soakOptions.warmupRequests });
       const rssAfterWarmupMiB = server.memory()!.rssMiB;
       const start = Date.now();
       const samples: { seconds: number; rssMiB: number }[] = [];
@@ -312,7 +376,7 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
         const reading = server.memory();
         if (reading) samples.push({ seconds: (Date.now() - start) / 1000, rssMiB: reading.rssMiB });
       }, 250);
-      const result = await drive({ ...common, amount: soakOptions.requests, maxSeconds: soakOptions.maxSeconds });
+      const result = await load({ ...common, amount: soakOptions.requests, maxSeconds: soakOptions.maxSeconds });
       clearInterval(sampler);
       const rssEndMiB = server.memory()!.rssMiB;
       const seconds = (Date.now() - start) / 1000;
@@ -351,11 +415,12 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
       for (const kind of sc.servers) {
         const server = running.get(kind);
         if (!server) continue;
+        const load = (o: Parameters<typeof driveAll>[1]) => driveAll(server.urls, o);
         const point = async (pointKind: 'add' | 'get', items: number, next: (i: number) => ReturnType<typeof addRequest>) => {
           if (pointKind === 'add') await reset();
-          const common = { url: server.url, token: seeded.token, connections: options.connections, next, counter: { value: 0 } };
-          if (sc.warmupSeconds > 0) await drive({ ...common, duration: sc.warmupSeconds });
-          const result = await drive({ ...common, duration: sc.seconds });
+          const common = { token: seeded.token, connections: options.connections, next, counter: { value: 0 } };
+          if (sc.warmupSeconds > 0) await load({ ...common, duration: sc.warmupSeconds });
+          const result = await load({ ...common, duration: sc.seconds });
           const msPerRequest = 1000 / result.rps;
           scaling.push({
             server: kind,
@@ -380,14 +445,14 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
     }
 
     const hwmMiB: Partial<Record<ServerKind, number>> = {};
-    for (const [kind, server] of running) hwmMiB[kind] = server.memory()?.hwmMiB ?? NaN;
+    for (const [kind, group] of running) hwmMiB[kind] = group.memory()?.hwmMiB ?? NaN;
 
     // ---- profile -----------------------------------------------------------------------------
     let profile: ProfileSummary | null = null;
     const otherProfiles: Partial<Record<ServerKind, ProfileSummary>> = {};
     if (options.profileSeconds) {
       for (const kind of options.profileServers ?? ['service']) {
-        const summary = await profileServer(kind, options, start, seeded, reset);
+        const summary = await profileServer(kind, options, startOne, seeded, reset);
         if (kind === 'service') profile = summary;
         else otherProfiles[kind] = summary;
       }
@@ -406,7 +471,9 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
         seconds: options.seconds,
         rounds: options.rounds,
         shape,
+        processes: options.processes,
       },
+      processes,
       seed: { maxSeededItem: seeded.maxSeededItem, counts: seeded.counts, seconds: seeded.seconds },
       startupRssMiB,
       probes: probeResults,

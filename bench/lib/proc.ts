@@ -1,5 +1,7 @@
 /**
- * The three servers as child processes on loopback, and their memory read from /proc.
+ * The three servers as child processes on loopback, and their memory read from /proc. A server
+ * may run as several processes of the same entry point on ports of their own, all on the one
+ * database (ServerGroup; --processes N), as an operator runs it behind a load balancer.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -28,11 +30,16 @@ const ENTRY: Record<ServerKind, string[]> = {
 };
 
 export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  return (await freePorts(1))[0]!;
+}
+
+/** `count` distinct free ports (all held open at once while the OS picks them). */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = Array.from({ length: count }, () => net.createServer());
+  await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()))));
+  const ports = servers.map((server) => (server.address() as net.AddressInfo).port);
+  await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+  return ports;
 }
 
 export interface MemoryReading {
@@ -74,18 +81,29 @@ export function readCpuMs(pid: number): number {
 
 const CLOCK_TICKS = 100;
 
-/** Samples a process's RSS every `everyMs` while a run lasts; answers the largest reading. */
+/** The readings of several processes added up (null when any is unreadable). */
+export function sumMemory(readings: readonly (MemoryReading | null)[]): MemoryReading | null {
+  if (readings.length === 0 || readings.some((r) => r === null)) return null;
+  return { rssMiB: readings.reduce((a, r) => a + r!.rssMiB, 0), hwmMiB: readings.reduce((a, r) => a + r!.hwmMiB, 0) };
+}
+
+/**
+ * Samples a process's RSS (or the sum over several processes' at the same moment) every
+ * `everyMs` while a run lasts; answers the largest reading.
+ */
 export class RssSampler {
   private peak = 0;
   private readonly timer: NodeJS.Timeout;
+  private readonly pids: readonly number[];
 
-  constructor(private readonly pid: number, everyMs = 100) {
+  constructor(pid: number | readonly number[], everyMs = 100) {
+    this.pids = typeof pid === 'number' ? [pid] : pid;
     this.sample();
     this.timer = setInterval(() => this.sample(), everyMs);
   }
 
   private sample(): void {
-    const reading = readMemory(this.pid);
+    const reading = sumMemory(this.pids.map(readMemory));
     if (reading && reading.rssMiB > this.peak) this.peak = reading.rssMiB;
   }
 
@@ -103,6 +121,8 @@ export interface ServerOptions {
   readonly env?: Record<string, string>;
   /** Project root to run from (the baseline's checkout); this project by default. */
   readonly root?: string;
+  /** The port to listen on; a free one by default. */
+  readonly port?: number;
 }
 
 export class ServerProcess {
@@ -124,7 +144,7 @@ export class ServerProcess {
   }
 
   static async start(kind: ServerKind, options: ServerOptions): Promise<ServerProcess> {
-    const port = await freePort();
+    const port = options.port ?? (await freePort());
     const root = options.root ?? PROJECT_ROOT;
     const child = spawn(process.execPath, [...(options.nodeArgs ?? []), path.join(root, ...ENTRY[kind])], {
       cwd: root,
@@ -190,5 +210,63 @@ export class ServerProcess {
       return code;
     }
     return this.exited;
+  }
+}
+
+/**
+ * One server as `count` processes of the same entry point on ports of their own, all on the one
+ * database, as an operator runs it behind a load balancer; one process is the plain case.
+ * CPU time and memory are those of all the processes together.
+ */
+export class ServerGroup {
+  private constructor(
+    readonly kind: ServerKind,
+    readonly processes: readonly ServerProcess[],
+  ) {}
+
+  /** Starts the processes side by side; if one fails, stops the others and throws. */
+  static async start(kind: ServerKind, count: number, options: ServerOptions): Promise<ServerGroup> {
+    if (!Number.isInteger(count) || count < 1) throw new Error(`a server needs at least one process, got ${count}`);
+    const ports = options.port === undefined ? await freePorts(count) : [options.port];
+    const launched = await Promise.allSettled(ports.map((port) => ServerProcess.start(kind, { ...options, port })));
+    const started = launched.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
+    const failed = launched.find((o) => o.status === 'rejected');
+    if (failed) {
+      await Promise.all(started.map((s) => s.stop()));
+      throw failed.reason;
+    }
+    return new ServerGroup(kind, started);
+  }
+
+  /** The first process: where probes go, and the one of a single-process server. */
+  get first(): ServerProcess {
+    return this.processes[0]!;
+  }
+
+  get urls(): string[] {
+    return this.processes.map((p) => p.url);
+  }
+
+  get pids(): number[] {
+    return this.processes.map((p) => p.pid);
+  }
+
+  /** CPU time (user + system) of each process, ms. */
+  cpuMsEach(): number[] {
+    return this.processes.map((p) => readCpuMs(p.pid));
+  }
+
+  /** RSS and VmHWM summed over the processes. */
+  memory(): MemoryReading | null {
+    return sumMemory(this.processes.map((p) => p.memory()));
+  }
+
+  /** A process that has exited, if any. */
+  dead(): ServerProcess | undefined {
+    return this.processes.find((p) => p.child.exitCode !== null || p.child.signalCode !== null);
+  }
+
+  async stop(graceMs?: number): Promise<void> {
+    await Promise.all(this.processes.map((p) => p.stop(graceMs)));
   }
 }

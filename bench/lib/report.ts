@@ -10,7 +10,9 @@ export function markdown(report: BenchReport): string {
   const out: string[] = [];
   const m = report.machine;
   const s = report.settings;
-  out.push(`# Benchmark results (${report.mode})`, '');
+  const processes = s.processes ?? 1;
+  const perServer = Object.entries(report.processes ?? {}).map(([kind, n]) => `${kind} ${n}`);
+  out.push(`# Benchmark results (${report.mode}; ${processes === 1 ? 'one process per server' : `server processes: ${perServer.join(', ')}`})`, '');
   out.push(
     `${report.startedAt}, ${report.seconds.toFixed(0)} s in all. ${m.cpus} CPUs (${m.cpuModel}), ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}; ` +
       `database ${report.database}; ${Object.entries(m.packages).map(([k, v]) => `${k} ${v}`).join(', ')}.`,
@@ -22,11 +24,20 @@ export function markdown(report: BenchReport): string {
       `(GET and Update Items), an Add pool of ${s.shape.addPool} more (Add Items, back to its seeded state before every run).`,
     '',
   );
-  out.push('| Scenario | Server | req/s | p50 ms | p99 ms | CPU ms/req | peak RSS MiB | req/s per round |', '|---|---|---:|---:|---:|---:|---:|---|');
+  if (processes > 1) {
+    out.push(
+      `Servers run as ${processes} processes each, all on the one database, the load split evenly over them: req/s summed over the processes, ` +
+        `p50/p99 from all their latency records, CPU ms/req = CPU time of all the processes ÷ all the requests, RSS the sum over the processes.`,
+      '',
+    );
+  }
+  const rssHeading = processes > 1 ? 'peak RSS MiB (sum over processes)' : 'peak RSS MiB';
+  out.push(`| Scenario | Server | req/s | p50 ms | p99 ms | CPU ms/req | ${rssHeading} | req/s per round |`, '|---|---|---:|---:|---:|---:|---:|---|');
   for (const sc of report.scenarios) {
     for (const [kind, sum] of Object.entries(sc.servers) as [ServerKind, NonNullable<(typeof sc.servers)[ServerKind]>][]) {
+      const n = report.processes?.[kind] ?? 1;
       out.push(
-        `| ${SCENARIO_TITLES[sc.scenario]} | ${SERVER_TITLES[kind]} | ${f(sum.rps, 0)} | ${f(sum.p50)} | ${f(sum.p99)} | ${f(sum.cpuMsPerRequest, 3)} | ${f(sum.peakRssMiB, 0)} | ${sum.runs.map((r) => r.result.rps.toFixed(0)).join(', ')}${sum.failures ? ` (**${sum.failures} failed**)` : ''} |`,
+        `| ${SCENARIO_TITLES[sc.scenario]} | ${SERVER_TITLES[kind]}${processes > 1 ? ` ×${n}` : ''} | ${f(sum.rps, 0)} | ${f(sum.p50)} | ${f(sum.p99)} | ${f(sum.cpuMsPerRequest, 3)} | ${f(sum.peakRssMiB, 0)} | ${sum.runs.map((r) => r.result.rps.toFixed(0)).join(', ')}${sum.failures ? ` (**${sum.failures} failed**)` : ''} |`,
       );
     }
   }
@@ -53,7 +64,8 @@ export function markdown(report: BenchReport): string {
   out.push(
     '',
     `RSS at start: ${Object.entries(report.startupRssMiB).map(([k, v]) => `${k} ${f(v, 0)} MiB`).join(', ')}; ` +
-      `lifetime peak (VmHWM) at the end: ${Object.entries(report.hwmMiB).map(([k, v]) => `${k} ${f(v, 0)} MiB`).join(', ')}.`,
+      `lifetime peak (VmHWM) at the end: ${Object.entries(report.hwmMiB).map(([k, v]) => `${k} ${f(v, 0)} MiB`).join(', ')}` +
+      (processes > 1 ? ` (sums over each server's processes; VmHWM: the sum of each process's own peak).` : '.'),
   );
 
   if (report.scaling.length) {
@@ -69,7 +81,7 @@ export function markdown(report: BenchReport): string {
     const k = report.soak;
     out.push(
       '',
-      '## Memory soak (service)',
+      processes > 1 ? `## Memory soak (service, ${report.processes?.service ?? processes} processes, RSS summed)` : '## Memory soak (service)',
       '',
       `${k.warmupRequests} requests of warm-up, then ${k.requests} requests${k.requests < k.requested ? ` (of the ${k.requested} asked for: the time cap came first)` : ''} ` +
         `(Add Items, Update Items, GET in turn) in ${f(k.seconds, 0)} s (${f(k.rps, 0)} req/s), ${k.failures} failed. ` +

@@ -27,9 +27,14 @@ export interface BenchDatabase {
 
 const TS = '2026-01-01 00:00:00';
 
+/** Whether the bench runs on SQLite: DATABASE_URL unset or sqlite:... (what createBenchDatabase decides by). */
+export function benchOnSqlite(serverUrl = databaseUrl()): boolean {
+  return !serverUrl || serverUrl.startsWith('sqlite:');
+}
+
 /** A fresh database: `var/bench/<name>.sqlite`, or a new database / schema on DATABASE_URL's server. */
 export async function createBenchDatabase(dir: string, name: string, serverUrl = databaseUrl()): Promise<BenchDatabase> {
-  if (!serverUrl || serverUrl.startsWith('sqlite:')) {
+  if (benchOnSqlite(serverUrl)) {
     mkdirSync(dir, { recursive: true });
     const file = path.resolve(dir, `${name}.sqlite`);
     const removeFiles = () => {

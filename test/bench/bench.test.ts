@@ -7,8 +7,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { runBench, type BenchReport } from '../../bench/lib/bench.js';
+import { processCount, processesRefusal, runBench, type BenchReport } from '../../bench/lib/bench.js';
 import { SCENARIOS } from '../../bench/lib/data.js';
+import { mergeLoadResults, splitEvenly, type LoadPart } from '../../bench/lib/load.js';
 import { SERVER_KINDS } from '../../bench/lib/proc.js';
 import { benchOptions, writeResults } from '../../bench/run.js';
 
@@ -102,5 +103,94 @@ describe('Benchmark (npm run bench), smoke run on tiny data', function () {
     expect(written.text).to.match(/\| Add Items \(2 new items\) \| service \(this framework\) \| \d+ \|/);
     expect(written.text).to.include('service ÷ Express');
     expect(lines.some((l) => l.includes('round 1 add'))).to.equal(true);
+  });
+});
+
+describe('Benchmark options: --processes', () => {
+  const quiet = () => {};
+
+  it('should run one process per server unless told otherwise', () => {
+    expect(benchOptions(['--smoke'], quiet).processes).to.equal(1);
+    expect(benchOptions([], quiet).processes).to.equal(1);
+  });
+
+  it('should take --processes N for the service, the baseline and Express, and keep raw at one', () => {
+    const options = benchOptions(['--smoke', '--processes', '2', '--servers', 'service,express'], quiet);
+    expect(options.processes).to.equal(2);
+    expect(options.servers).to.deep.equal(['service', 'express']);
+    expect(['service', 'baseline', 'express', 'raw'].map((k) => processCount(k as 'service', 3))).to.deep.equal([3, 3, 3, 1]);
+  });
+
+  it('should refuse a process count that is not a whole number of at least 1', () => {
+    for (const bad of ['0', '1.5', 'two', '-2']) expect(() => benchOptions(['--processes', bad], quiet), bad).to.throw(/--processes/);
+  });
+
+  it('should refuse more than one process on SQLite (one writer) and with the profiler, never one process', () => {
+    expect(processesRefusal(1, true, true)).to.equal(null);
+    expect(processesRefusal(2, false, false)).to.equal(null);
+    expect(processesRefusal(2, true, false)).to.match(/postgres.*mysql.*SQLite is one writer/);
+    expect(processesRefusal(2, false, true)).to.match(/--profile/);
+    expect(processesRefusal(0, false, false)).to.match(/at least 1/);
+  });
+
+  it('should refuse --profile with more than one process, and fewer connections than processes', () => {
+    expect(() => benchOptions(['--smoke', '--profile', '--processes', '2'], quiet)).to.throw(/--profile.*--processes/);
+    expect(benchOptions(['--smoke', '--profile', '--processes', '1'], quiet).profileSeconds).to.equal(1);
+    expect(() => benchOptions(['--processes', '4', '--connections', '3'], quiet)).to.throw(/at least one connection per process/);
+  });
+});
+
+describe('Benchmark load over several processes: splitEvenly and mergeLoadResults', () => {
+  const part = (latencies: number[], seconds: number, statusCodes: Record<string, number>, extra: Partial<LoadPart> = {}): LoadPart => ({
+    latencies,
+    seconds,
+    statusCodes,
+    ok: statusCodes['200'] ?? 0,
+    non2xx: Object.entries(statusCodes).filter(([code]) => !code.startsWith('2')).reduce((a, [, n]) => a + n, 0),
+    errors: 0,
+    timeouts: 0,
+    ...extra,
+  });
+
+  it('should divide connections (or requests) as evenly as possible, the larger shares first', () => {
+    expect(splitEvenly(10, 2)).to.deep.equal([5, 5]);
+    expect(splitEvenly(10, 3)).to.deep.equal([4, 3, 3]);
+    expect(splitEvenly(7, 1)).to.deep.equal([7]);
+    expect(splitEvenly(1, 2)).to.deep.equal([1, 0]);
+    expect(() => splitEvenly(10, 0)).to.throw();
+  });
+
+  it('should give one part its own figures', () => {
+    const merged = mergeLoadResults([part([3, 1, 2, 4], 2, { '200': 4 })]);
+    expect(merged).to.include({ requests: 4, seconds: 2, rps: 2, p50: 2, p99: 4, mean: 2.5, ok: 4, non2xx: 0 });
+    expect(merged.requestsPerTarget).to.deep.equal([4]);
+  });
+
+  it('should sum requests, req/s, status codes and failures, and take the percentiles from all the records', () => {
+    // Process A: fast (1.001 .. 1.100 ms, 100 answers); process B: slow (10.001 .. 10.100 ms, 100 answers, plus 2 errors, a 500).
+    const fast = Array.from({ length: 100 }, (_, i) => 1 + (i + 1) / 1000);
+    const slow = Array.from({ length: 100 }, (_, i) => 10 + (i + 1) / 1000);
+    const merged = mergeLoadResults([
+      part(fast.slice().reverse(), 1, { '200': 100 }),
+      part(slow, 1.25, { '200': 100, '500': 1 }, { errors: 2, timeouts: 1 }),
+    ]);
+    expect(merged.requests).to.equal(201);
+    expect(merged.requestsPerTarget).to.deep.equal([100, 101]);
+    expect(merged.rps).to.be.closeTo(100 / 1 + 101 / 1.25, 1e-9);
+    expect(merged.seconds).to.equal(1.25);
+    expect(merged.statusCodes).to.deep.equal({ '200': 200, '500': 1 });
+    expect(merged).to.include({ ok: 200, non2xx: 1, errors: 2, timeouts: 1 });
+    // 200 records: p50 is the 100th (the slowest fast one), p99 the 198th (the 98th slow one), to the 0.001 ms.
+    expect(merged.p50).to.equal(1.1);
+    expect(merged.p99).to.be.closeTo(10.098, 1e-9);
+    expect(merged.mean).to.be.closeTo((fast.reduce((a, b) => a + b) + slow.reduce((a, b) => a + b)) / 200, 1e-9);
+    // Not the average of the parts' percentiles.
+    expect(merged.p50).to.not.be.closeTo((1.05 + 10.05) / 2, 1);
+  });
+
+  it('should give zeros, not NaN, when no answer was a 2xx', () => {
+    const merged = mergeLoadResults([part([], 1, { '500': 3 }), part([], 1, {}, { errors: 4 })]);
+    expect(merged).to.include({ requests: 3, p50: 0, p99: 0, mean: 0, non2xx: 3, errors: 4 });
+    expect(() => mergeLoadResults([])).to.throw();
   });
 });
