@@ -16,18 +16,45 @@ const CLIENT_ERRORS: Record<string, [number, string, string]> = {
 
 export function createHttpServer(app: Application): http.Server {
   const { headersTimeoutMs, requestTimeoutMs } = app.config;
+  const express = app.http();
   const server = http.createServer(
     {
+      ...withExpressPrototypes(express),
       headersTimeout: headersTimeoutMs,
       requestTimeout: requestTimeoutMs,
       // How often node looks for expired requests: often enough for the smallest timeout to hold.
       connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(Math.min(headersTimeoutMs, requestTimeoutMs) / 4))),
     },
-    app.http(),
+    express,
   );
   server.keepAliveTimeout = 5_000;
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket));
   return server;
+}
+
+/**
+ * Performance (issue 12): Express gives every request and response its own prototypes
+ * (`Object.setPrototypeOf(req, app.request)`), and V8 makes an object whose prototype changes a
+ * slow one: every later property access on it pays, in Express, node's http code and ours. The
+ * server makes its request and response objects with those prototypes from the start, so
+ * Express's swap finds them in place and changes nothing (BENCHMARKS.md has the figures).
+ */
+export function withExpressPrototypes(express: { request: object; response: object }): {
+  IncomingMessage: typeof http.IncomingMessage;
+  ServerResponse: typeof http.ServerResponse;
+} {
+  function ExpressIncomingMessage(this: http.IncomingMessage, socket: Socket): void {
+    http.IncomingMessage.call(this, socket);
+  }
+  ExpressIncomingMessage.prototype = express.request;
+  function ExpressServerResponse(this: http.ServerResponse, req: http.IncomingMessage, options?: object): void {
+    (http.ServerResponse as unknown as (this: http.ServerResponse, req: http.IncomingMessage, options?: object) => void).call(this, req, options);
+  }
+  ExpressServerResponse.prototype = express.response;
+  return {
+    IncomingMessage: ExpressIncomingMessage as unknown as typeof http.IncomingMessage,
+    ServerResponse: ExpressServerResponse as unknown as typeof http.ServerResponse,
+  };
 }
 
 function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
