@@ -29,6 +29,7 @@ import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../app/bootstrap/paths.js';
+import { readDeploymentConfig } from '../app/bootstrap/DeploymentConfig.js';
 import { prepareBaseline } from './lib/baseline.js';
 import { asyncMarkdown, runAsyncBench } from './lib/asyncBench.js';
 import { processesRefusal, runBench, type BenchOptions } from './lib/bench.js';
@@ -121,7 +122,7 @@ async function asyncMain(argv: readonly string[]): Promise<void> {
     operations: Number(value('--operations') ?? (smoke ? 200 : 10_000)),
     bulkSize: 1000,
     consumerCounts: (value('--consumers') ?? (smoke ? '1,2' : '1,2,4')).split(',').map(Number),
-    amqpUrl: process.env.AMQP_URL || null,
+    amqpUrl: readDeploymentConfig().amqpUrl,
     log: (line) => process.stdout.write(`${line}\n`),
   });
   const text = asyncMarkdown(report);

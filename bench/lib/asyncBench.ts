@@ -20,6 +20,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import knexFactory from 'knex';
 import { PROJECT_ROOT } from '../../app/bootstrap/paths.js';
+import { databaseUrl } from '../../app/bootstrap/DeploymentConfig.js';
 import { runCli } from '../../app/cli/Cli.js';
 import { parseDatabaseUrl } from '../../app/framework/db/dialect.js';
 import { deleteTopology } from '../../app/framework/queue/AmqpQueueConnection.js';
@@ -216,7 +217,7 @@ export async function runAsyncBench(options: AsyncBenchOptions): Promise<AsyncBe
   const clients = Math.max(...options.consumerCounts);
   const sync = await syncRun(options, clients);
   options.log(`synchronous route, ${clients} clients: ${sync.perSecond.toFixed(0)} ops/s (${sync.seconds.toFixed(1)} s)`);
-  return { operations: options.operations, database: process.env.DATABASE_URL?.split(':')[0] ?? 'sqlite', drains, sync };
+  return { operations: options.operations, database: databaseUrl().split(':')[0]!, drains, sync };
 }
 
 export function asyncMarkdown(report: AsyncBenchReport): string {

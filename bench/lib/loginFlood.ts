@@ -16,6 +16,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../app/bootstrap/paths.js';
+import { databaseUrl } from '../../app/bootstrap/DeploymentConfig.js';
 import { drive, type LoadResult } from './load.js';
 import { ServerProcess } from './proc.js';
 import { createBenchDatabase } from './seed.js';
@@ -143,7 +144,7 @@ export async function runLoginFlood(options: LoginFloodOptions): Promise<LoginFl
   runs.push(await runOne('service', undefined, 'worst', { ADMIN_TOKEN_RATE_LIMIT: '0', ADMIN_LOCKOUT_FAILURES: '0' }, options));
   runs.push(await runOne('service', undefined, 'defaults', {}, options));
   if (options.baselineRoot) runs.push(await runOne(`baseline ${options.baselineRef ?? ''}`.trim(), options.baselineRoot, 'no limits', {}, options));
-  return { database: process.env.DATABASE_URL?.split(':')[0] ?? 'sqlite', runs };
+  return { database: databaseUrl().split(':')[0]!, runs };
 }
 
 /** A latency, or what happened when nothing was answered within the run. */
