@@ -104,8 +104,9 @@ export class JsonBodyReader {
         req.res!.setHeader('Connection', 'close');
         reject(error);
       };
-      // A body trickled in slowly holds a connection: past the timeout it answers 408 and the connection closes.
-      const timer = setTimeout(() => fail(new WebapiException(408, BODY_TIMEOUT, { timeout: timeoutMs })), timeoutMs);
+      // A body trickled in slowly holds a connection: past the timeout it answers 408 and the
+      // connection closes. A body that has all arrived already (most, with their headers) needs no timer.
+      const timer = req.complete ? undefined : setTimeout(() => fail(new WebapiException(408, BODY_TIMEOUT, { timeout: timeoutMs })), timeoutMs);
       // A chunked body has no length to check up front: answer 413 as soon as it passes the limit
       // (body-parser itself would read it to the end first). Raw bytes: inflated ones are never fewer.
       const onData = (chunk: Buffer) => {
