@@ -57,10 +57,16 @@ const ITEM_FIELDS = new Set(['sku', 'qty', 'autoship_interval', 'note', 'fulfill
 // The SQL text knex writes for the product's queries, prepared once: spelling it out is what this
 // reference is (the product's column lists live in container-built classes it must not load).
 const sql = {
-  token: db.prepare('select * from `integration_token` where `token_hash` = ? limit ?'),
+  token: db.prepare(
+    'select `token_id`, `kind`, `name`, `token_hash`, `store_id`, `resources`, `admin_user_id`, `expires_at`, `revoked_at`, `active_name` ' +
+      'from `integration_token` where `token_hash` = ? limit ?',
+  ),
   storeByCode: db.prepare('select * from `store` where `code` = ? limit ?'),
   defaultStore: db.prepare('select * from `store` where `is_default` = ? limit ?'),
-  load: db.prepare('select * from `dispensary_recommendation` where `recommendation_id` = ? and `store_id` = ? limit ?'),
+  load: db.prepare(
+    'select `recommendation_id`, `patient_id`, `store_id`, `format`, `status`, `note`, `notify_email`, `notify_sms`, `created_at`, `updated_at` ' +
+      'from `dispensary_recommendation` where `recommendation_id` = ? and `store_id` = ? limit ?',
+  ),
   items: db.prepare(
     'select `i`.`item_id`, `i`.`recommendation_id`, `i`.`sku`, `i`.`sku_key`, `i`.`qty`, `i`.`autoship_interval`, `i`.`note`, ' +
       '`i`.`fulfillment_type`, `i`.`doctor_id`, `i`.`location_id`, `p`.`sku` as `product_sku`, `p`.`is_in_stock` ' +

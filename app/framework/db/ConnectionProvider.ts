@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { requestContext } from '../context/RequestContext.js';
 import type { Dialect } from './dialect.js';
@@ -36,7 +37,34 @@ export class ConnectionProvider {
       if (held) return runOnSqlite(held, compiled, values) as R;
       if (!transaction) return this.sqlite.run(compiled, values) as Promise<R>;
     }
+    if (this.dialect === 'postgres') return readRawResult('postgres', compiled, await runNamedOnPostgres(transaction ?? this.knex, compiled, values)) as R;
     return readRawResult(this.dialect, compiled, await (transaction ?? this.knex).raw(compiled.sql, values as Knex.RawBinding[])) as R;
+  }
+}
+
+interface PgConnection {
+  query(config: { name: string; text: string; values: unknown[] }): Promise<unknown>;
+}
+
+const statementNames = new Map<string, string>();
+
+/**
+ * A named statement on the connection knex would use (the transaction's, or one from the pool):
+ * node-postgres sends Parse once per connection and name, then only Bind/Execute. The name is
+ * the SQL's hash, so one text always has one name. Errors are the driver's, as through knex.
+ */
+async function runNamedOnPostgres(db: Knex, compiled: CompiledQuery<unknown>, values: unknown[]): Promise<unknown> {
+  let name = statementNames.get(compiled.nativeSql);
+  if (!name) statementNames.set(compiled.nativeSql, (name = `pq_${createHash('sha256').update(compiled.nativeSql).digest('hex').slice(0, 40)}`));
+  const client = db.client as unknown as { acquireConnection(): Promise<PgConnection>; releaseConnection(conn: PgConnection): Promise<unknown> };
+  const conn = await client.acquireConnection();
+  try {
+    return await conn.query({ name, text: compiled.nativeSql, values });
+  } catch (error) {
+    if (error instanceof Error) error.message = `${compiled.sql} - ${error.message}`;
+    throw error;
+  } finally {
+    await client.releaseConnection(conn);
   }
 }
 

@@ -27,6 +27,8 @@ export type QueryMethod = 'select' | 'first' | 'insert' | 'update' | 'del';
 export interface CompiledQuery<V> {
   /** SQL with `?` placeholders, as knex writes it for this client. */
   readonly sql: string;
+  /** The same SQL with the driver's own placeholders (`$1`... on PostgreSQL), as knex sends it. */
+  readonly nativeSql: string;
   readonly method: QueryMethod;
   /** Bound values of a run, in placeholder order. */
   values(input: V): unknown[];
@@ -78,8 +80,10 @@ export class PreparedQuery<V, R> {
       return () => binding;
     });
     if (used.size !== readers.length) throw new Error(`A prepared query's run-time value was not bound by knex: ${native.sql}`);
+    const client = knex.client as unknown as { positionBindings(sql: string): string };
     return {
       sql: native.sql,
+      nativeSql: client.positionBindings(native.sql),
       method: native.method as QueryMethod,
       values: (input) => {
         const values = new Array<unknown>(slots.length);

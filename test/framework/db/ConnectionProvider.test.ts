@@ -108,6 +108,34 @@ describe('ConnectionProvider.run: prepared queries on the real database', () => 
     expect(await connection.run(ONE, { k: 'a' })).to.deep.equal({ k: 'a', n: 1, note: 'after' });
   });
 
+  it('should keep a named statement per connection on PostgreSQL, parsed once and reused', async function () {
+    if (connection.dialect !== 'postgres') this.skip();
+    await connection.run(INSERT.forRows(1), [{ k: 'p', n: 1, note: null }]);
+    const prepared = await inRequest(() =>
+      unitOfWork.run(async () => {
+        await connection.run(ONE, { k: 'p' });
+        await connection.run(ONE, { k: 'p' });
+        const db = requestContext.current()!.transaction!;
+        return (await db.raw('select name, statement from pg_prepared_statements')).rows as { name: string; statement: string }[];
+      }),
+    );
+    const mine = prepared.filter((row) => row.statement === ONE.compiledFor(knex).nativeSql);
+    expect(mine).to.have.length(1);
+    expect(mine[0]!.name).to.match(/^pq_[0-9a-f]{40}$/);
+  });
+
+  it('should go on answering after a migration adds a column to a table it reads', async () => {
+    await connection.run(INSERT.forRows(1), [{ k: 'm', n: 1, note: null }]);
+    expect(await connection.run(ONE, { k: 'm' })).to.deep.equal({ k: 'm', n: 1, note: null });
+    await knex.schema.alterTable('pq', (table) => table.string('added', 10).nullable());
+    try {
+      expect(await connection.run(ONE, { k: 'm' })).to.deep.equal({ k: 'm', n: 1, note: null });
+      expect(await connection.run(ALL, { min: 0 })).to.deep.equal([{ k: 'm', n: 1, note: null }]);
+    } finally {
+      await knex.schema.alterTable('pq', (table) => table.dropColumn('added'));
+    }
+  });
+
   it("should report a driver's error as the driver does, so its class is still recognised", async () => {
     await connection.run(INSERT.forRows(1), [{ k: 'dup', n: 1, note: null }]);
     let thrown: unknown;

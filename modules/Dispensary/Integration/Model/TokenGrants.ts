@@ -41,9 +41,14 @@ export interface GrantSpec {
   readonly resources: readonly string[] | null;
 }
 
-/** The token lookup of every authenticated request, compiled once (PreparedQuery). */
+const TOKEN_COLUMNS = ['token_id', 'kind', 'name', 'token_hash', 'store_id', 'resources', 'admin_user_id', 'expires_at', 'revoked_at', 'active_name'];
+/**
+ * The token lookup of every authenticated request, compiled once (PreparedQuery). Its columns
+ * are named: a statement PostgreSQL keeps prepared must not change its result's shape when a
+ * migration adds a column.
+ */
 const FIND_BY_HASH = preparedQuery<{ tokenHash: string }, TokenRow | undefined>((db, p) =>
-  db('integration_token').where({ token_hash: p('tokenHash') }).first(),
+  db('integration_token').where({ token_hash: p('tokenHash') }).first(TOKEN_COLUMNS),
 );
 
 interface AclNode {

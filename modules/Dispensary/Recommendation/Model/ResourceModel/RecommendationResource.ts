@@ -88,16 +88,20 @@ export const ITEM_COLUMNS = [
  * The statements of Add Items, Update Items and GET, compiled once (PreparedQuery): a
  * recommendation in or across stores, with or without its row lock, and its items.
  */
+/** Named (not `*`): a statement PostgreSQL keeps prepared must not change shape when a migration adds a column. */
+const RECOMMENDATION_ROW_COLUMNS = ['recommendation_id', 'patient_id', 'store_id', 'format', 'status', 'note', 'notify_email', 'notify_sms', 'created_at', 'updated_at'];
 const LOAD = {
   inStore: preparedQuery<{ id: string; storeId: number }, RecommendationRow | undefined>((db, p) =>
-    db(RECOMMENDATION_TABLE).where('recommendation_id', p('id')).andWhere('store_id', p('storeId')).first(),
+    db(RECOMMENDATION_TABLE).where('recommendation_id', p('id')).andWhere('store_id', p('storeId')).first(RECOMMENDATION_ROW_COLUMNS),
   ),
-  anyStore: preparedQuery<{ id: string }, RecommendationRow | undefined>((db, p) => db(RECOMMENDATION_TABLE).where('recommendation_id', p('id')).first()),
+  anyStore: preparedQuery<{ id: string }, RecommendationRow | undefined>((db, p) =>
+    db(RECOMMENDATION_TABLE).where('recommendation_id', p('id')).first(RECOMMENDATION_ROW_COLUMNS),
+  ),
   inStoreForUpdate: preparedQuery<{ id: string; storeId: number }, RecommendationRow | undefined>((db, p) =>
-    db(RECOMMENDATION_TABLE).where('recommendation_id', p('id')).andWhere('store_id', p('storeId')).forUpdate().first(),
+    db(RECOMMENDATION_TABLE).where('recommendation_id', p('id')).andWhere('store_id', p('storeId')).forUpdate().first(RECOMMENDATION_ROW_COLUMNS),
   ),
   anyStoreForUpdate: preparedQuery<{ id: string }, RecommendationRow | undefined>((db, p) =>
-    db(RECOMMENDATION_TABLE).where('recommendation_id', p('id')).forUpdate().first(),
+    db(RECOMMENDATION_TABLE).where('recommendation_id', p('id')).forUpdate().first(RECOMMENDATION_ROW_COLUMNS),
   ),
 };
 const READ_ITEMS = preparedQuery<{ id: string }, ItemReadRow[]>((db, p) =>
