@@ -34,6 +34,9 @@ export interface CompiledQuery<V> {
   values(input: V): unknown[];
 }
 
+/** What running a compiled query needs besides its values: its SQL and what it does. */
+export type CompiledStatement = Pick<CompiledQuery<unknown>, 'sql' | 'nativeSql' | 'method'>;
+
 type Placeholder<V> = (read: (input: V) => unknown) => never;
 
 /** A query compiled once per knex client; `V` is what a run is given, `R` what it answers. */

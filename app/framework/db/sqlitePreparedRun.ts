@@ -3,7 +3,7 @@
  * itself, synchronously, with no knex runner and no pool round trip when none is needed.
  */
 import type { Knex } from 'knex';
-import type { CompiledQuery } from './PreparedQuery.js';
+import type { CompiledStatement } from './PreparedQuery.js';
 
 /** The better-sqlite3 connection, as far as prepared queries use it. */
 export interface SqliteRawConnection {
@@ -31,7 +31,7 @@ export function heldSqliteConnection(knex: Knex): SqliteRawConnection | undefine
 }
 
 /** Runs the compiled statement; binds values as knex's better-sqlite3 client does (Date as ms, boolean as 0/1). */
-export function runOnSqlite(conn: SqliteRawConnection, compiled: CompiledQuery<unknown>, values: unknown[]): unknown {
+export function runOnSqlite(conn: SqliteRawConnection, compiled: CompiledStatement, values: unknown[]): unknown {
   for (let i = 0; i < values.length; i++) {
     const value = values[i];
     if (value instanceof Date) values[i] = value.valueOf();
@@ -65,7 +65,7 @@ export class SqliteIdleConnection {
 
   constructor(private readonly knex: Knex) {}
 
-  async run(compiled: CompiledQuery<unknown>, values: unknown[]): Promise<unknown> {
+  async run(compiled: CompiledStatement, values: unknown[]): Promise<unknown> {
     const known = this.known;
     if (known && known.open && !known.inTransaction) return runOnSqlite(known, compiled, values);
     const client = this.knex.client as unknown as {
