@@ -59,7 +59,6 @@ const PUBLIC_RESOURCES = new Set(['anonymous']);
 type Request = express.Request;
 type Response = express.Response;
 
-
 export class FrontController implements RequestChecks {
   private readonly async?: AsyncController;
   private readonly bodyReader: JsonBodyReader;
