@@ -47,8 +47,7 @@ export interface ProductRow {
  * statements serve every length up to the 1000 items a request may carry.
  */
 const PRODUCTS_BY_KEYS = new Map<number, PreparedQuery<readonly string[], ProductRow[]>>();
-function productsByKeys(count: number): PreparedQuery<readonly string[], ProductRow[]> {
-  const size = 2 ** Math.ceil(Math.log2(count));
+function productsByKeys(size: number): PreparedQuery<readonly string[], ProductRow[]> {
   let query = PRODUCTS_BY_KEYS.get(size);
   if (!query) {
     query = new PreparedQuery((db, value) =>
@@ -63,8 +62,7 @@ function productsByKeys(count: number): PreparedQuery<readonly string[], Product
 
 function padToPowerOfTwo(keys: readonly string[]): string[] {
   const padded = [...keys];
-  const size = 2 ** Math.ceil(Math.log2(keys.length));
-  while (padded.length < size) padded.push(keys[keys.length - 1]!);
+  while (padded.length & (padded.length - 1)) padded.push(keys[keys.length - 1]!);
   return padded;
 }
 
@@ -145,7 +143,8 @@ export class ProductRepository implements ProductRepositoryInterface {
     const keys = [...new Set(skus.map(skuKey))].filter((k) => k !== '');
     const found = new Map<string, ProductInterface>();
     if (keys.length === 0) return found;
-    const rows = await this.connection.run(productsByKeys(keys.length), padToPowerOfTwo(keys));
+    const padded = padToPowerOfTwo(keys);
+    const rows = await this.connection.run(productsByKeys(padded.length), padded);
     for (const row of rows) found.set(row.sku_key, toProduct(row));
     return found;
   }

@@ -69,26 +69,18 @@ interface ItemReadRow extends ItemRow {
   is_in_stock: boolean | number | string | null;
 }
 
-export const ITEM_COLUMNS = [
-  'i.item_id',
-  'i.recommendation_id',
-  'i.sku',
-  'i.sku_key',
-  'i.qty',
-  'i.autoship_interval',
-  'i.note',
-  'i.fulfillment_type',
-  'i.doctor_id',
-  'i.location_id',
-  'p.sku as product_sku',
-  'p.is_in_stock',
-];
+/** The columns of an item row, as inserted. */
+const ITEM_ROW_COLUMNS = ['item_id', 'recommendation_id', 'sku', 'sku_key', 'qty', 'autoship_interval', 'note', 'fulfillment_type', 'doctor_id', 'location_id'] as const;
+
+/** An item row with its catalog spelling and stock status, as read (items `i` joined to products `p`). */
+export const ITEM_COLUMNS = [...ITEM_ROW_COLUMNS.map((column) => `i.${column}`), 'p.sku as product_sku', 'p.is_in_stock'];
 
 /**
  * The statements of Add Items, Update Items and GET, compiled once (PreparedQuery): a
- * recommendation in or across stores, with or without its row lock, and its items.
+ * recommendation in or across stores, with or without its row lock, its items, their writes.
+ * Columns are named, not `*`: a statement PostgreSQL keeps prepared must not change shape when
+ * a migration adds a column.
  */
-/** Named (not `*`): a statement PostgreSQL keeps prepared must not change shape when a migration adds a column. */
 const RECOMMENDATION_ROW_COLUMNS = ['recommendation_id', 'patient_id', 'store_id', 'format', 'status', 'note', 'notify_email', 'notify_sms', 'created_at', 'updated_at'];
 const LOAD = {
   inStore: preparedQuery<{ id: string; storeId: number }, RecommendationRow | undefined>((db, p) =>
@@ -110,7 +102,6 @@ const READ_ITEMS = preparedQuery<{ id: string }, ItemReadRow[]>((db, p) =>
 const TOUCH = preparedQuery<{ id: string; updatedAt: string }, number>((db, p) =>
   db(RECOMMENDATION_TABLE).where('recommendation_id', p('id')).update({ updated_at: p('updatedAt') }),
 );
-const ITEM_ROW_COLUMNS = ['item_id', 'recommendation_id', 'sku', 'sku_key', 'qty', 'autoship_interval', 'note', 'fulfillment_type', 'doctor_id', 'location_id'] as const;
 const INSERT_ITEMS = new PreparedInsert<ItemRow>(ITEM_TABLE, ITEM_ROW_COLUMNS);
 const INSERT_ITEMS_IGNORING_EXISTING = new PreparedInsert<ItemRow>(ITEM_TABLE, ITEM_ROW_COLUMNS, (insert) => insert.onConflict(['recommendation_id', 'sku_key']).ignore());
 /** Update Items changes a few fields of an item: one statement per set of fields changed. */
