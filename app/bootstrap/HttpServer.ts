@@ -39,7 +39,7 @@ export function createHttpServer(app: Application): http.Server {
  * server makes its request and response objects with those prototypes from the start, so
  * Express's swap finds them in place and changes nothing (BENCHMARKS.md has the figures).
  */
-export function withExpressPrototypes(express: { request: object; response: object }): {
+function withExpressPrototypes(express: { request: object; response: object }): {
   IncomingMessage: typeof http.IncomingMessage;
   ServerResponse: typeof http.ServerResponse;
 } {

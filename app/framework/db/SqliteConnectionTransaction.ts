@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Knex } from 'knex';
-import { markHeldConnection, type SqliteRawConnection } from './sqlitePreparedRun.js';
+import { markHeldConnection, type SqlitePoolClient, type SqliteRawConnection } from './sqlitePreparedRun.js';
 
 const makeKnex = createRequire(import.meta.url)('knex/lib/knex-builder/make-knex.js') as (client: Knex.Client) => Knex;
 
@@ -37,7 +37,7 @@ export class SqliteConnectionTransaction {
   }
 
   async run<R>(work: (trx: Knex.Transaction) => Promise<R>): Promise<R> {
-    const client = this.knex.client as unknown as { acquireConnection(): Promise<SqliteRawConnection>; releaseConnection(conn: unknown): Promise<void> };
+    const client = this.knex.client as unknown as SqlitePoolClient;
     const conn = await client.acquireConnection();
     try {
       conn.prepare('BEGIN').run([]);

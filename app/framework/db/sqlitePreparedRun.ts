@@ -18,6 +18,12 @@ interface SqliteStatement {
   run(values: unknown[]): { changes: number };
 }
 
+/** knex's client as far as lending SQLite's one connection goes (its pool queues the borrowers). */
+export interface SqlitePoolClient {
+  acquireConnection(): Promise<SqliteRawConnection>;
+  releaseConnection(conn: SqliteRawConnection): Promise<unknown>;
+}
+
 const HELD = Symbol('held SQLite connection');
 
 /** Marks a knex bound to a unit of work's connection (SqliteConnectionTransaction) with how to reach that connection. */
@@ -68,10 +74,7 @@ export class SqliteIdleConnection {
   async run(compiled: CompiledStatement, values: unknown[]): Promise<unknown> {
     const known = this.known;
     if (known && known.open && !known.inTransaction) return runOnSqlite(known, compiled, values);
-    const client = this.knex.client as unknown as {
-      acquireConnection(): Promise<SqliteRawConnection>;
-      releaseConnection(conn: SqliteRawConnection): Promise<void>;
-    };
+    const client = this.knex.client as unknown as SqlitePoolClient;
     const conn = await client.acquireConnection();
     try {
       this.known = conn;
