@@ -5,11 +5,20 @@
  *   const token = await t.integrationToken({ allStores: true });
  *   await request(t.http).get('/rest/V1/store/storeViews').set('Authorization', `Bearer ${token}`);
  *   await t.stop();
+ *
+ * It runs with the project's modules; `modules` chooses others (test/support/modules.ts):
+ * `TestApp.start({ modules: { Acme_RecommendationNotes: true } })` switches one more on.
  */
 import type { Express } from 'express';
 import { Application, type ApplicationOptions } from '../../app/bootstrap/Application.js';
 import { runCli } from '../../app/cli/Cli.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
+import { preferOwnCopies, writeModuleConfig, type ModuleSelection } from './modules.js';
+
+export interface TestAppOptions extends ApplicationOptions {
+  /** The modules to run with, over the project's own (see test/support/modules.ts). */
+  readonly modules?: ModuleSelection;
+}
 
 export interface TokenOptions {
   name?: string;
@@ -29,9 +38,14 @@ export class TestApp {
     private readonly options: ApplicationOptions,
   ) {}
 
-  static async start(options: ApplicationOptions = {}): Promise<TestApp> {
+  static async start(testOptions: TestAppOptions = {}): Promise<TestApp> {
+    const { modules, ...given } = testOptions;
+    if (modules && given.moduleConfigFile) throw new Error('TestApp.start: give modules or moduleConfigFile, not both');
+    const options: ApplicationOptions = given.moduleSources ? { ...given, moduleSources: preferOwnCopies(given.moduleSources) } : given;
+    // A config.json of its own, so that a CLI command that edits it (t.cli) changes no other test's.
+    const moduleConfigFile = options.moduleConfigFile ?? writeModuleConfig(modules, options.moduleSources);
     const database = await createTestDatabase();
-    const merged = { ...options, databaseUrl: database.url };
+    const merged: ApplicationOptions = { ...options, moduleConfigFile, databaseUrl: database.url };
     let app: Application | undefined;
     try {
       app = await Application.create(merged);

@@ -1,21 +1,31 @@
-import path from 'node:path';
 import type { Command } from 'commander';
-import { DIST_ROOT, PROJECT_ROOT } from '../../bootstrap/paths.js';
-import { discoverModules } from '../../framework/module/ModuleLoader.js';
-import type { CliContext } from '../CliContext.js';
+import { ConfigError } from '../../framework/config/xml.js';
+import { orderModules } from '../../framework/module/ModuleLoader.js';
+import { enabledModuleNames } from '../../framework/module/ModuleStatus.js';
+import { readModuleState, type ModuleCommandContext } from '../ModuleCommandContext.js';
 
-/** `module:status`: the enabled modules in load order, then the disabled ones. */
-export function addModuleStatusCommand(program: Command, { app, options, out, setAction }: CliContext): void {
+/**
+ * `module:status`: the enabled modules in load order, then the disabled ones. Like the other module
+ * commands it boots nothing, so it also shows a config that stops start-up, and why.
+ */
+export function addModuleStatusCommand(program: Command, { options, out, setAction }: ModuleCommandContext): void {
   program
     .command('module:status')
     .description('List modules in load order, and the disabled ones')
     .action(() => {
       setAction(async () => {
-        const enabled = new Set(app.modules.map((m) => m.name));
-        out('Enabled modules (in load order):');
-        for (const module of app.modules) out(`  ${module.name}`);
-        const sources = options.moduleSources ?? [{ modulesDir: path.join(PROJECT_ROOT, 'modules'), codeDir: path.join(DIST_ROOT, 'modules') }];
-        const disabled = discoverModules(sources).filter((m) => !enabled.has(m.name));
+        const { installed, config } = readModuleState(options);
+        const enabled = enabledModuleNames(installed, config);
+        try {
+          const ordered = orderModules(installed, config);
+          out('Enabled modules (in load order):');
+          for (const module of ordered) out(`  ${module.name}`);
+        } catch (error) {
+          if (!(error instanceof ConfigError)) throw error;
+          out(`Enabled modules (start-up refuses them: ${error.message}):`);
+          for (const name of [...enabled].sort()) out(`  ${name}`);
+        }
+        const disabled = installed.filter((module) => !enabled.has(module.name));
         out('Disabled modules:');
         if (disabled.length === 0) out('  None');
         for (const module of disabled) out(`  ${module.name}`);

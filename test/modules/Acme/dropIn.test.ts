@@ -10,7 +10,7 @@ import path from 'node:path';
 import ts from 'typescript';
 import type { ModuleSources } from '../../../app/framework/module/ModuleLoader.js';
 import { DIST_ROOT, PROJECT_ROOT } from '../../../app/bootstrap/paths.js';
-import { ITEM_CONTRACT, moduleConfigFile, startFlow, type Flow } from './support/recommendationFlow.js';
+import { ITEM_CONTRACT, startFlow, WITH_NOTES, type Flow } from './support/recommendationFlow.js';
 
 const PROJECT_MODULES: ModuleSources = { modulesDir: path.join(PROJECT_ROOT, 'modules'), codeDir: path.join(DIST_ROOT, 'modules') };
 
@@ -77,7 +77,7 @@ describe('Acme: a module folder dropped in beside the project modules', () => {
       expect(compiled.diagnostics ?? []).to.deep.equal([]);
       write(path.join(codeDir, 'Acme', 'DropIn', 'Plugin', 'StampRecommendation.js'), compiled.outputText);
       write(path.join(codeDir, 'package.json'), JSON.stringify({ type: 'module' }));
-      // The project's own etc/config.json: nothing is registered or enabled by hand.
+      // Nothing is registered or enabled by hand: no config entry names it.
       flow = await startFlow({ moduleSources: [PROJECT_MODULES, { modulesDir, codeDir }] });
     });
     after(async () => flow?.t.stop());
@@ -126,7 +126,7 @@ describe('Acme: a module folder dropped in beside the project modules', () => {
       // No compiled folder exists for it: the loader runs the module's own .js files.
       flow = await startFlow({
         moduleSources: [PROJECT_MODULES, { modulesDir, codeDir: path.join(tmp, 'js', 'no-such-dist') }],
-        moduleConfigFile: moduleConfigFile(),
+        modules: WITH_NOTES,
       });
     });
     after(async () => flow?.t.stop());

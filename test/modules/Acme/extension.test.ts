@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { moduleConfigFile, startFlow, type Flow } from './support/recommendationFlow.js';
+import { startFlow, WITH_NOTES, type Flow } from './support/recommendationFlow.js';
 
-const INVALID = 'Invalid value of "%value" provided for the %fieldName field.';
 
 /** The example module's extension attribute (own table, filled by plugins) and its observer. */
 describe('Acme_RecommendationNotes: extension attributes and an observer', () => {
@@ -10,7 +9,7 @@ describe('Acme_RecommendationNotes: extension attributes and an observer', () =>
   let patientId: number;
   let memoBlind: string;
   before(async () => {
-    flow = await startFlow({ moduleConfigFile: moduleConfigFile() });
+    flow = await startFlow({ modules: WITH_NOTES });
     memoBlind = await flow.t.integrationToken({ allStores: true, resources: ['Dispensary_Recommendation::recommendation', 'Dispensary_Recommendation::patient'] });
     const patient = await as(flow.token).post('/rest/V1/dispensary/patient').send({ patient: { firstname: 'Memo', lastname: 'Test', email: 'memo@example.com' } });
     patientId = patient.body.patient_id as number;
@@ -39,7 +38,10 @@ describe('Acme_RecommendationNotes: extension attributes and an observer', () =>
     const before = await flow.t.app.knex('dispensary_recommendation').count({ n: '*' }).first();
     const res = await create({ extension_attributes: { practitioner_memo: 5 } });
     expect(res.status).to.equal(400);
-    expect(res.body).to.deep.equal({ message: INVALID, parameters: { fieldName: 'recommendation.extension_attributes.practitioner_memo', value: '5' } });
+    expect(res.body).to.deep.equal({
+      message: "Error occurred during \"extension_attributes\" processing. Error occurred during \"practitioner_memo\" processing. Invalid type for value: \"5\". Expected Type: \"string\".",
+      parameters: { fieldName: 'recommendation.extension_attributes.practitioner_memo' },
+    });
     expect(await flow.t.app.knex('dispensary_recommendation').count({ n: '*' }).first()).to.deep.equal(before);
   });
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { normaliseNote, NormaliseItemNotes } from '../../../modules/Acme/RecommendationNotes/Plugin/NormaliseItemNotes.js';
-import { captureLogger, ITEM_CONTRACT, moduleConfigFile, startFlow, type Flow, type LogLine } from './support/recommendationFlow.js';
+import { captureLogger, ITEM_CONTRACT, startFlow, WITH_NOTES, type Flow, type LogLine } from './support/recommendationFlow.js';
 
 interface Item {
   item_id: string;
@@ -19,7 +19,7 @@ describe('Acme_RecommendationNotes: the example plugins', () => {
     before(async () => {
       const capture = captureLogger();
       lines = capture.lines;
-      flow = await startFlow({ moduleConfigFile: moduleConfigFile(), logger: capture.logger });
+      flow = await startFlow({ modules: WITH_NOTES, logger: capture.logger });
     });
     after(async () => flow?.t.stop());
 
@@ -103,10 +103,10 @@ describe('Acme_RecommendationNotes: the example plugins', () => {
     });
   });
 
-  describe('when the module is disabled in config.json', () => {
+  describe('when the module is off (as etc/config.json ships it)', () => {
     let flow: Flow;
     before(async () => {
-      flow = await startFlow({ moduleConfigFile: moduleConfigFile({ Acme_RecommendationNotes: false }) });
+      flow = await startFlow({ modules: { Acme_RecommendationNotes: false } });
     });
     after(async () => flow?.t.stop());
 

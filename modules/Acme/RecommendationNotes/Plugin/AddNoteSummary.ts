@@ -23,11 +23,10 @@ export class AddNoteSummary {
 }
 
 function withNoteSummary(recommendation: RecommendationInterface): RecommendationInterface {
-  const existing = recommendation.extension_attributes;
   return {
     ...recommendation,
     extension_attributes: {
-      ...(existing && typeof existing === 'object' ? existing : {}),
+      ...recommendation.extension_attributes,
       noted_item_count: recommendation.items.filter((item) => item.note !== null && item.note !== '').length,
     },
   };

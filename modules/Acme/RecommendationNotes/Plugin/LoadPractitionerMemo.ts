@@ -1,5 +1,4 @@
-import { inject, injectable } from '#framework';
-import type { RecommendationInterface } from '../../../Dispensary/Recommendation/Api/Data/RecommendationInterface.js';
+import { inject, injectable, type PluginResult } from '#framework';
 import type { RecommendationRepositoryInterface } from '../../../Dispensary/Recommendation/Api/RecommendationRepositoryInterface.js';
 import type { MemoStore } from '../Model/MemoStore.js';
 
@@ -12,9 +11,11 @@ import type { MemoStore } from '../Model/MemoStore.js';
 export class LoadPractitionerMemo {
   constructor(@inject('Acme\\RecommendationNotes\\Model\\MemoStore') private readonly memos: MemoStore) {}
 
-  async afterGet(_subject: RecommendationRepositoryInterface, result: RecommendationInterface): Promise<RecommendationInterface> {
+  async afterGet(
+    _subject: RecommendationRepositoryInterface,
+    result: PluginResult<RecommendationRepositoryInterface, 'get'>,
+  ): Promise<PluginResult<RecommendationRepositoryInterface, 'get'>> {
     const memo = await this.memos.read(result.recommendation_id);
-    const extension = (result.extension_attributes ?? {}) as Record<string, unknown>;
-    return { ...result, extension_attributes: { ...extension, ...memo } };
+    return { ...result, extension_attributes: { ...result.extension_attributes, ...memo } };
   }
 }

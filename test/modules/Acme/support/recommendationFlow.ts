@@ -1,24 +1,15 @@
 /**
- * What the Acme tests need around the plugins: an app with chosen module config, a logger whose
+ * What the Acme tests need around the plugins: an app with the modules they choose, a logger whose
  * lines can be read, and a recommendation with products to put items on.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import pino from 'pino';
 import request from 'supertest';
-import type { ApplicationOptions } from '../../../../app/bootstrap/Application.js';
-import { TestApp } from '../../../support/testApp.js';
+import { TestApp, type TestAppOptions } from '../../../support/testApp.js';
 
 export const ITEM_CONTRACT = 'Dispensary\\Recommendation\\Api\\RecommendationItemManagementInterface';
 
-/** A config.json of its own, so the tests do not depend on what etc/config.json enables. */
-export function moduleConfigFile(modules: Record<string, boolean> = {}): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'acme-config-'));
-  const file = path.join(dir, 'config.json');
-  writeFileSync(file, JSON.stringify({ modules }));
-  return file;
-}
+/** The project's modules and the example module (which etc/config.json ships disabled). */
+export const WITH_NOTES = { Acme_RecommendationNotes: true } as const;
 
 export interface LogLine {
   level: number;
@@ -42,7 +33,7 @@ export interface Flow {
 }
 
 /** Starts the app, creates two products, a patient and an empty recommendation. */
-export async function startFlow(options: ApplicationOptions): Promise<Flow> {
+export async function startFlow(options: TestAppOptions): Promise<Flow> {
   const t = await TestApp.start(options);
   try {
     const token = await t.integrationToken({ allStores: true });

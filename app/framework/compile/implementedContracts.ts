@@ -1,0 +1,109 @@
+/**
+ * Which classes implement which contracts, read from the TypeScript source (`class X implements
+ * FooInterface`), for the run time: TypeScript's `implements` vanishes, and without this a class
+ * that implements a contract without being its `<preference>` would have to say so again with
+ * `@implementsContract` for the contract's plugins to wrap it. Written by setup:di:compile to
+ * generated/metadata/implements.json as Magento name -> contract names (parents' included).
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import type { ModuleDefinition } from '../module/ModuleLoader.js';
+
+interface ClassFacts {
+  readonly implements: string[];
+  readonly extends?: string;
+}
+
+/** `Framework\...` contract names by their TypeScript name, read from the framework's defineContract calls. */
+function frameworkContracts(projectRoot: string): Map<string, string> {
+  const names = new Map<string, string>();
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir)) {
+      const file = path.join(dir, entry);
+      if (statSync(file).isDirectory()) walk(file);
+      else if (file.endsWith('.ts')) {
+        for (const match of readFileSync(file, 'utf8').matchAll(/defineContract<(\w+)>\(\s*'([^']+)'/g)) names.set(match[1]!, match[2]!.replace(/\\\\/g, '\\'));
+      }
+    }
+  };
+  const dir = path.join(projectRoot, 'app', 'framework');
+  if (existsSync(dir)) walk(dir);
+  return names;
+}
+
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((entry) => {
+    const file = path.join(dir, entry);
+    if (statSync(file).isDirectory()) return entry === 'migrations' || entry === 'etc' ? [] : tsFiles(file);
+    return file.endsWith('.ts') && !file.endsWith('.d.ts') ? [file] : [];
+  });
+}
+
+export function implementedContracts(modules: readonly ModuleDefinition[], projectRoot: string): Record<string, string[]> {
+  const framework = frameworkContracts(projectRoot);
+  /** A module file -> its Magento name, when the export named like the file is what is meant. */
+  const magentoName = (file: string, exportName: string): string | undefined => {
+    for (const module of modules) {
+      const relative = path.relative(module.dir, file);
+      if (relative.startsWith('..') || path.isAbsolute(relative)) continue;
+      const parts = relative.replace(/\.ts$/, '').split(path.sep);
+      return parts[parts.length - 1] === exportName ? [module.vendor, module.module, ...parts].join('\\') : undefined;
+    }
+    return undefined;
+  };
+  const resolveImport = (from: string, specifier: string, importedName: string): string | undefined => {
+    if (specifier === '#framework') return framework.get(importedName);
+    let file: string;
+    if (specifier.startsWith('#modules/')) file = path.join(projectRoot, 'modules', specifier.slice('#modules/'.length));
+    else if (specifier.startsWith('.')) file = path.resolve(path.dirname(from), specifier);
+    else return undefined;
+    return magentoName(file.replace(/\.js$/, '.ts'), importedName);
+  };
+
+  const facts = new Map<string, ClassFacts>();
+  for (const module of modules) {
+    for (const file of tsFiles(module.dir)) {
+      const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, false);
+      const imported = new Map<string, string | undefined>();
+      for (const statement of source.statements) {
+        if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
+        const bindings = statement.importClause?.namedBindings;
+        if (!bindings || !ts.isNamedImports(bindings)) continue;
+        for (const element of bindings.elements) {
+          const importedName = (element.propertyName ?? element.name).text;
+          imported.set(element.name.text, resolveImport(file, statement.moduleSpecifier.text, importedName));
+        }
+      }
+      for (const statement of source.statements) {
+        if (!ts.isClassDeclaration(statement) || !statement.name) continue;
+        const className = magentoName(file, statement.name.text);
+        if (!className) continue;
+        const local = (name: string) => imported.get(name) ?? magentoName(file, name);
+        const own: ClassFacts = { implements: [] };
+        let parent: string | undefined;
+        for (const clause of statement.heritageClauses ?? []) {
+          for (const type of clause.types) {
+            if (!ts.isIdentifier(type.expression)) continue;
+            const name = local(type.expression.text);
+            if (!name) continue;
+            if (clause.token === ts.SyntaxKind.ImplementsKeyword) own.implements.push(name);
+            else parent = name;
+          }
+        }
+        facts.set(className, parent ? { ...own, extends: parent } : own);
+      }
+    }
+  }
+  const result: Record<string, string[]> = {};
+  for (const className of [...facts.keys()].sort()) {
+    const names: string[] = [];
+    const seen = new Set<string>();
+    for (let current: string | undefined = className; current && !seen.has(current); current = facts.get(current)?.extends) {
+      seen.add(current);
+      for (const name of facts.get(current)?.implements ?? []) if (!names.includes(name)) names.push(name);
+    }
+    if (names.length) result[className] = names;
+  }
+  return result;
+}

@@ -1,0 +1,77 @@
+/**
+ * `npm test -- <paths>` (test/run.ts) through the real runner, as a developer types it: the
+ * TypeScript paths given, and only those, run from their compiled copies.
+ */
+import { execFile } from 'node:child_process';
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { expect } from 'chai';
+import { DIST_ROOT, PROJECT_ROOT } from '../app/bootstrap/paths.js';
+
+interface Run {
+  code: number;
+  stderr: string;
+  /** The compiled test files mocha ran, project-relative. */
+  files: string[];
+}
+
+async function npmTest(...args: string[]): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  let code = 0;
+  try {
+    ({ stdout, stderr } = await promisify(execFile)(process.execPath, [path.join(DIST_ROOT, 'test', 'run.js'), ...args, '--reporter', 'json'], { cwd: PROJECT_ROOT }));
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    [code, stdout, stderr] = [failed.code ?? -1, failed.stdout ?? '', failed.stderr ?? ''];
+  }
+  const report = stdout.trim() ? (JSON.parse(stdout) as { tests: { file: string }[] }) : { tests: [] };
+  return { code, stderr, files: [...new Set(report.tests.map((t) => path.relative(PROJECT_ROOT, t.file)))].sort() };
+}
+
+const MODULE_LOADER = 'dist/test/framework/module/ModuleLoader.test.js';
+
+/** The compiled copies of a source folder's test files, as the runner should pick them (read, not listed by hand, so a new test there changes nothing). */
+function testsOf(folder: string): string[] {
+  return readdirSync(path.join(PROJECT_ROOT, folder))
+    .filter((name) => name.endsWith('.test.ts'))
+    .map((name) => `dist/${folder}/${name.replace(/\.ts$/, '.js')}`);
+}
+
+describe('npm test (test/run.ts)', function () {
+  this.timeout(60_000);
+
+  it('should run only the TypeScript test file given, from dist/', async () => {
+    const run = await npmTest('test/framework/module/ModuleLoader.test.ts');
+    expect([run.code, run.files]).to.deep.equal([0, [MODULE_LOADER]]);
+  });
+
+  it('should run every test file of a folder, and of a glob it expands itself', async () => {
+    expect((await npmTest('test/framework/module/')).files).to.deep.equal(testsOf('test/framework/module'));
+    const both = [...testsOf('test/framework/module'), ...testsOf('test/framework/event')].sort();
+    expect(both).to.include.members([MODULE_LOADER, 'dist/test/framework/event/EventManager.test.js']);
+    expect((await npmTest('test/framework/{module,event}/*.test.ts')).files).to.deep.equal(both);
+  });
+
+  it('should pass other arguments to mocha', async () => {
+    const run = await npmTest('test/framework/module/ModuleLoader.test.ts', '--grep', 'no test is named like this');
+    expect([run.code, run.files]).to.deep.equal([0, []]);
+  });
+
+  it('should refuse a path that names no test file', async () => {
+    const run = await npmTest('test/framework/module/NoSuch.test.ts');
+    expect(run.code).to.equal(1);
+    expect(run.stderr).to.contain('npm test: no test file matches test/framework/module/NoSuch.test.ts');
+  });
+
+  it('should not run a compiled test whose TypeScript source is gone', async () => {
+    const stale = path.join(DIST_ROOT, 'test', 'framework', 'module', 'Stale.test.js');
+    writeFileSync(stale, "it('is stale', () => { throw new Error('a stale test ran'); });\n");
+    try {
+      expect((await npmTest('test/framework/module')).files).to.deep.equal(testsOf('test/framework/module'));
+    } finally {
+      rmSync(stale, { force: true });
+    }
+  });
+});

@@ -1,0 +1,94 @@
+/**
+ * `npm test [-- <test file, folder or glob>... <mocha options>]`: runs mocha (options in
+ * .mocharc.json) on the compiled tests in dist/ that the TypeScript test files name.
+ *
+ *   npm test                                         # every test/**\/*.test.ts but the fixtures
+ *   npm test -- test/modules/Catalog/products.test.ts
+ *   npm test -- test/modules/Recommendation          # every test file under it
+ *   npm test -- 'test/modules/**\/plugins.test.ts'    # a glob (quoted: this script expands it)
+ *   npm test -- test/smoke.test.ts --grep health     # anything else goes to mocha as it is
+ *
+ * Tests are found from their TypeScript sources, so a compiled test whose source was deleted
+ * (a stale file in dist/) never runs. Fixtures (test/fixtures/) are not tests.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../app/bootstrap/paths.js';
+
+const TEST_DIR = 'test';
+const FIXTURES = 'test/fixtures/';
+
+/** Every test source under a folder (project-relative, `/`-separated), fixtures left out. */
+function testSources(folder: string): string[] {
+  return readdirSync(path.join(PROJECT_ROOT, folder), { recursive: true, encoding: 'utf8' })
+    .map((entry) => `${folder}/${entry.split(path.sep).join('/')}`)
+    .filter((file) => file.endsWith('.test.ts') && !file.startsWith(FIXTURES))
+    .sort();
+}
+
+/** `**` any folders, `*` and `?` within a name, `{a,b}` either. */
+function globPattern(glob: string): RegExp {
+  let source = '';
+  let braces = 0;
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (c === '*' && glob[i + 1] === '*') {
+      source += glob[i + 2] === '/' ? '(?:.*/)?' : '.*';
+      i += glob[i + 2] === '/' ? 2 : 1;
+    } else if (c === '*') source += '[^/]*';
+    else if (c === '?') source += '[^/]';
+    else if (c === '{') {
+      source += '(?:';
+      braces++;
+    } else if (c === '}' && braces > 0) {
+      source += ')';
+      braces--;
+    } else if (c === ',' && braces > 0) source += '|';
+    else source += c.replace(/[.+^$()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${source}$`);
+}
+
+/** The test sources an argument names, or null when it is no test path (a mocha option or its value). */
+function sourcesOf(arg: string): string[] | null {
+  const relative = path.relative(PROJECT_ROOT, path.resolve(arg)).split(path.sep).join('/');
+  if (relative !== TEST_DIR && !relative.startsWith(`${TEST_DIR}/`)) return null;
+  if (/[*?{]/.test(relative)) {
+    const pattern = globPattern(relative);
+    return testSources(TEST_DIR).filter((file) => pattern.test(file));
+  }
+  const absolute = path.join(PROJECT_ROOT, relative);
+  if (existsSync(absolute) && statSync(absolute).isDirectory()) return testSources(relative);
+  if (relative.endsWith('.ts')) return existsSync(absolute) ? [relative] : [];
+  return null;
+}
+
+const specs: string[] = [];
+const passed: string[] = [];
+let selected = false;
+for (const arg of process.argv.slice(2)) {
+  const sources = arg.startsWith('-') ? null : sourcesOf(arg);
+  if (sources === null) {
+    passed.push(arg);
+    continue;
+  }
+  if (sources.length === 0) {
+    process.stderr.write(`npm test: no test file matches ${arg}\n`);
+    process.exit(1);
+  }
+  selected = true;
+  specs.push(...sources);
+}
+const files = (selected ? specs : testSources(TEST_DIR)).map((source) => path.join('dist', source.replace(/\.ts$/, '.js')));
+const missing = files.filter((file) => !existsSync(path.join(PROJECT_ROOT, file)));
+if (missing.length) {
+  process.stderr.write(`npm test: not compiled (does the file exist? npm test builds first): ${missing.join(', ')}\n`);
+  process.exit(1);
+}
+
+const mocha = createRequire(import.meta.url).resolve('mocha/bin/mocha.js');
+const child = spawn(process.execPath, [mocha, ...files, ...passed], { cwd: PROJECT_ROOT, stdio: 'inherit' });
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
