@@ -63,6 +63,18 @@ export interface OperationManagementInterface {
   start(operationId: number): Promise<boolean>;
   complete(operationId: number, result: unknown, message: string): Promise<void>;
   fail(operationId: number, status: OperationStatusCode, message: string, errorCode: number | null): Promise<void>;
+  /** A batch's operations in one statement (those that exist). */
+  loadMany(operationIds: readonly number[]): Promise<StoredOperation[]>;
+  /** Takes a batch's operations in one statement; answers how many were still runnable and are now taken. */
+  startMany(operationIds: readonly number[]): Promise<number>;
+  /** Marks a batch's operations complete in one statement, each with its result and message. */
+  completeMany(completions: readonly OperationCompletion[]): Promise<void>;
+}
+
+export interface OperationCompletion {
+  readonly operationId: number;
+  readonly result: unknown;
+  readonly message: string;
 }
 
 export const OperationManagementInterface = defineContract<OperationManagementInterface>('Framework\\Bulk\\OperationManagementInterface', {
@@ -75,6 +87,9 @@ export const OperationManagementInterface = defineContract<OperationManagementIn
       { name: 'message', schema: Joi.string().required() },
     ],
   },
+  loadMany: { params: [{ name: 'operationIds', schema: Joi.array().items(Joi.number()).required() }] },
+  startMany: { params: [{ name: 'operationIds', schema: Joi.array().items(Joi.number()).required() }] },
+  completeMany: { params: [{ name: 'completions', schema: Joi.array().required() }] },
   fail: {
     params: [
       { name: 'operationId', schema: Joi.number().required() },

@@ -1,4 +1,4 @@
-import { LocalizedException, type Parameters } from './LocalizedException.js';
+import { LocalizedException, renderPhrase, type Parameters } from './LocalizedException.js';
 
 export interface InputError {
   phrase: string;
@@ -43,6 +43,34 @@ export function invalidFieldValue(fieldName: string, value: unknown): InputError
 
 export function unknownField(fieldName: string): InputError {
   return { phrase: UNKNOWN_FIELD, parameters: { fieldName } };
+}
+
+/** Magento's TypeProcessor: a value that cannot be converted to the field's type. */
+export const INVALID_TYPE = 'Invalid type for value: "%value". Expected Type: "%type".';
+/** Magento's ServiceInputProcessor wraps a nested field's conversion error in one of these per level. */
+export const FIELD_PROCESSING_ERROR = 'Error occurred during "%field_name" processing. %details';
+
+/** `(string)$value` as PHP gives it in Magento's message: true is "1", false "", an object or list "array". */
+function phpString(value: unknown): string {
+  if (value === true) return '1';
+  if (value === false) return '';
+  if (value !== null && typeof value === 'object') return 'array';
+  return describeValue(value);
+}
+
+/**
+ * A value of the wrong JSON type, as Magento answers it: `Invalid type for value: "abc". Expected
+ * Type: "float".`, wrapped in `Error occurred during "price" processing. ...` for each named level
+ * below the parameter (extension_attributes, stock_item, qty...). Magento renders the text and
+ * sends no parameters (ServiceInputProcessor throws a Webapi\Exception of the rendered message);
+ * this service adds one, `fieldName`, the field's full path (`recommendation.items[2].qty`): the
+ * text alone does not say which of 1000 items is wrong.
+ */
+export function invalidType(fieldName: string, path: readonly (string | number)[], value: unknown, type: string): InputError {
+  let message = renderPhrase(INVALID_TYPE, { value: phpString(value), type });
+  const names = path.filter((part): part is string => typeof part === 'string');
+  for (let i = names.length - 1; i >= 0; i--) message = renderPhrase(FIELD_PROCESSING_ERROR, { field_name: names[i]!, details: message });
+  return { phrase: message, parameters: { fieldName } };
 }
 
 const DESCRIBED_LENGTH = 200;

@@ -4,7 +4,16 @@
  * As in Magento, a domain exception carries no HTTP status: the web API's ErrorProcessor maps
  * exception classes to statuses at the edge.
  */
-export type Parameters = Record<string, string | number>;
+/**
+ * Named (`%fieldName`) or, as Magento's `__('... "%1" ...', $code)`, positional (`%1` is the
+ * first): positional ones answer as a JSON list, `"parameters": ["code"]`, as Magento's do.
+ */
+export type Parameters = Record<string, string | number> | readonly (string | number)[];
+
+/** A copy for a response body: a list stays a list. */
+export function copyParameters(parameters: Parameters): Parameters {
+  return Array.isArray(parameters) ? [...(parameters as readonly (string | number)[])] : { ...parameters };
+}
 
 export class LocalizedException extends Error {
   constructor(
@@ -18,9 +27,12 @@ export class LocalizedException extends Error {
 
 /** Fills %placeholders for logs and developer mode; the API body keeps the raw phrase. */
 export function renderPhrase(phrase: string, parameters: Parameters): string {
-  return phrase.replace(/%(\w+)/g, (whole, key: string) =>
-    Object.prototype.hasOwnProperty.call(parameters, key) ? String(parameters[key]) : whole,
-  );
+  const list = Array.isArray(parameters) ? (parameters as readonly (string | number)[]) : null;
+  const named = parameters as Record<string, string | number>;
+  return phrase.replace(/%(\w+)/g, (whole, key: string) => {
+    if (list) return /^[1-9]\d*$/.test(key) && Number(key) <= list.length ? String(list[Number(key) - 1]) : whole;
+    return Object.prototype.hasOwnProperty.call(named, key) ? String(named[key]) : whole;
+  });
 }
 
 export class NoSuchEntityException extends LocalizedException {

@@ -5,14 +5,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { InputException } from '../exception/InputException.js';
-import { LocalizedException, renderPhrase } from '../exception/LocalizedException.js';
+import { copyParameters, LocalizedException, renderPhrase, type Parameters } from '../exception/LocalizedException.js';
 import type { Logger } from '../logger.js';
 import { httpHeadersOf, httpStatusOf } from './ErrorProcessor.js';
 
 export interface ErrorBody {
   message: string;
-  parameters?: Record<string, string | number>;
-  errors?: { message: string; parameters: Record<string, string | number> }[];
+  parameters?: Parameters;
+  errors?: { message: string; parameters: Parameters }[];
   trace?: string;
 }
 
@@ -34,9 +34,9 @@ export class ErrorRenderer {
   render(error: unknown, requestId?: string): RenderedError {
     if (error instanceof LocalizedException) {
       const body: ErrorBody = { message: error.phrase };
-      if (Object.keys(error.parameters).length) body.parameters = { ...error.parameters };
+      if (Object.keys(error.parameters).length) body.parameters = copyParameters(error.parameters);
       if (error instanceof InputException && error.errors.length > 1) {
-        body.errors = error.errors.map((e) => ({ message: e.phrase, parameters: { ...e.parameters } }));
+        body.errors = error.errors.map((e) => ({ message: e.phrase, parameters: copyParameters(e.parameters) }));
       }
       const status = httpStatusOf(error);
       if (status >= 500) this.logger.error({ err: (error as { cause?: unknown }).cause ?? error, reqId: requestId }, renderPhrase(error.phrase, error.parameters));
@@ -51,7 +51,7 @@ export class ErrorRenderer {
     }
     return {
       status: 500,
-      body: { message: `Internal Error. Details are available in the log. Report ID: ${reportId}` },
+      body: { message: `Internal Error. Details are available in Magento log file. Report ID: ${reportId}` },
       reportId,
     };
   }

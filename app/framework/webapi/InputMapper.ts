@@ -8,11 +8,12 @@ import type { MethodSpec } from '../contract/Contract.js';
 import {
   InputException,
   invalidFieldValue,
+  invalidType,
   requiredField,
   unknownField,
   type InputError,
 } from '../exception/InputException.js';
-import { LocalizedException } from '../exception/LocalizedException.js';
+import { copyParameters, LocalizedException } from '../exception/LocalizedException.js';
 import type { RouteParameterInjection } from '../config/WebapiConfig.js';
 import { toSnakeCase } from './naming.js';
 
@@ -40,16 +41,50 @@ function lookup(source: Readonly<Record<string, unknown>> | undefined, name: str
   return undefined;
 }
 
-export function joiErrors(error: Joi.ValidationError, root: string): InputError[] {
+const TYPE_ERRORS = new Set(['number.base', 'string.base', 'boolean.base', 'array.base']);
+
+/** The joi schema at `path` below `schema`, if it can be found. */
+function schemaAt(schema: Joi.Schema, path: readonly (string | number)[]): Joi.Schema | undefined {
+  let current: Joi.Schema | undefined = schema;
+  for (const part of path) {
+    if (!current) return undefined;
+    const described = current as Joi.Schema & { $_terms?: { items?: Joi.Schema[] } };
+    if (typeof part === 'number') current = described.$_terms?.items?.[0];
+    else {
+      try {
+        current = current.extract(part) as Joi.Schema;
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return current;
+}
+
+/** The PHP type name Magento's message gives for the field. */
+function magentoType(detailType: string, schema: Joi.Schema | undefined): string {
+  if (detailType === 'string.base') return 'string';
+  if (detailType === 'boolean.base') return 'bool';
+  if (detailType === 'object.base') return 'object';
+  if (detailType === 'array.base') {
+    const items = (schema as (Joi.Schema & { $_terms?: { items?: Joi.Schema[] } }) | undefined)?.$_terms?.items?.[0];
+    return items ? `${magentoType(`${items.type}.base`, items)}[]` : 'array';
+  }
+  return schema?.$_getRule('integer') ? 'int' : 'float';
+}
+
+export function joiErrors(error: Joi.ValidationError, root: string, schema?: Joi.Schema): InputError[] {
   const errors: InputError[] = [];
   for (const detail of error.details) {
     const path = fieldPath(root, detail.path);
     const context = detail.context ?? {};
     if (detail.type === 'any.required') errors.push(requiredField(path));
     else if (detail.type === 'object.unknown') errors.push(unknownField(path));
-    else if (detail.type === 'any.custom' && context.error instanceof InputException) errors.push(...context.error.errors);
+    else if (TYPE_ERRORS.has(detail.type) && context.value !== null && context.value !== undefined) {
+      errors.push(invalidType(path, detail.path, context.value, magentoType(detail.type, schema && schemaAt(schema, detail.path))));
+    } else if (detail.type === 'any.custom' && context.error instanceof InputException) errors.push(...context.error.errors);
     else if (detail.type === 'any.custom' && context.error instanceof LocalizedException) {
-      errors.push({ phrase: context.error.phrase, parameters: { ...context.error.parameters } });
+      errors.push({ phrase: context.error.phrase, parameters: copyParameters(context.error.parameters) });
     } else errors.push(invalidFieldValue(path, context.value));
   }
   return errors;
@@ -80,6 +115,8 @@ export class InputMapper {
       if (value === undefined) value = lookup(sources.body, param.name, param.snake);
       if (value === undefined) value = lookup(sources.query, param.name, param.snake);
       for (const alias of param.aliases) if (value === undefined) value = lookup(sources.query, alias, alias) ?? lookup(sources.body, alias, alias);
+      // Magento's ServiceInputProcessor asks isset(): a parameter sent as null is a missing one.
+      if (value === null) value = undefined;
       value = this.inject(param.name, param.snake, value, sources.placeholders);
       if (value === undefined) {
         // Name the field as the client spells it: a parameter filled through an alias (`?id[]=` for ids) is asked for by its alias.
@@ -88,11 +125,28 @@ export class InputMapper {
         return param.required ? undefined : param.schema.validate(undefined).value;
       }
       const result = param.schema.validate(value);
-      if (result.error) errors.push(...joiErrors(result.error, param.snake));
+      if (result.error) errors.push(...joiErrors(result.error, param.snake, param.schema));
       return result.value;
     });
     if (errors.length) throw new InputException(errors);
     return args;
+  }
+
+  /** Validates arguments that were changed after map() (by a before hook) with the same schemas. */
+  revalidate(args: readonly unknown[]): unknown[] {
+    const errors: InputError[] = [];
+    const validated = this.names.map((param, index) => {
+      const value = args[index];
+      if (value === undefined) {
+        if (param.required) errors.push(requiredField(param.aliases[0] ?? param.snake));
+        return value;
+      }
+      const result = param.schema.validate(value);
+      if (result.error) errors.push(...joiErrors(result.error, param.snake));
+      return result.value;
+    });
+    if (errors.length) throw new InputException(errors);
+    return validated;
   }
 
   /** webapi.xml <data><parameter name="a.b" force="true">%placeholder%</parameter>. */

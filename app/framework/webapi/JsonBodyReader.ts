@@ -25,6 +25,8 @@ export interface JsonBodyOptions {
   readonly bodyTimeoutMs?: number;
 }
 
+export const CONTENT_TYPE_EMPTY = 'Content-Type header is empty.';
+export const CONTENT_TYPE_NOT_UNDERSTOOD = 'Server cannot understand Content-Type HTTP header media type %1';
 const BODY_TOO_LARGE = 'The request body is larger than the limit of %limit bytes.';
 const BODY_TIMEOUT = 'The request body did not arrive within %timeout milliseconds.';
 const DECODING_ERROR = 'Decoding error.';
@@ -56,11 +58,9 @@ export class JsonBodyReader {
     if (!hasBody) return undefined;
     const rawContentType = req.headers['content-type'] ?? '';
     const contentType = rawContentType.split(';')[0]!.trim().toLowerCase();
-    if (contentType !== 'application/json' && !contentType.endsWith('+json')) {
-      throw new WebapiException(415, 'The content type "%contentType" is not supported. Send the body as application/json.', {
-        contentType: contentType || '(none)',
-      });
-    }
+    // Magento's texts (Webapi\Rest\Request::getContentType, Rest\Request\DeserializerFactory::get), this service's 415.
+    if (contentType === '') throw new WebapiException(415, CONTENT_TYPE_EMPTY);
+    if (contentType !== 'application/json' && !contentType.endsWith('+json')) throw new WebapiException(415, CONTENT_TYPE_NOT_UNDERSTOOD, [contentType]);
     // A declared length over the limit answers at once, before a byte of the body is read; the
     // connection then closes, so the rest of the body is never read either.
     const declared = Number(length);

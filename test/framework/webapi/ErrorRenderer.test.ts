@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { startShopApp, type ShopApp } from '../support/shopApp.js';
 
-const REPORT = /^Internal Error\. Details are available in the log\. Report ID: (webapi-[0-9a-f]+)$/;
+const REPORT = /^Internal Error\. Details are available in Magento log file\. Report ID: (webapi-[0-9a-f]+)$/;
 
 describe('Web API: error bodies', () => {
   let shop: ShopApp;
@@ -51,8 +51,13 @@ describe('Web API: error bodies', () => {
     it('should answer 415 naming the media type for a body that is not JSON', async () => {
       const res = await request(shop.t.http).post('/rest/V1/fixture/orders').set(auth).set('Content-Type', 'text/plain').send('order=1');
       expect(res.status).to.equal(415);
-      expect(res.body.parameters).to.deep.equal({ contentType: 'text/plain' });
-      expect(res.body.message).to.contain('application/json');
+      expect(res.body).to.deep.equal({ message: 'Server cannot understand Content-Type HTTP header media type %1', parameters: ['text/plain'] });
+    });
+
+    it("should answer 415 with Magento's text for a body without a Content-Type", async () => {
+      const res = await request(shop.t.http).post('/rest/V1/fixture/orders').set(auth).set('Content-Type', '').send(Buffer.from('{"order": {}}'));
+      expect(res.status).to.equal(415);
+      expect(res.body).to.deep.equal({ message: 'Content-Type header is empty.' });
     });
 
     it('should accept application/json with a charset and +json media types', async () => {

@@ -66,13 +66,16 @@ describe('Web API: input mapping and validation', () => {
     it('should answer the invalid-value body naming the value and the field', async () => {
       const res = await post('/rest/V1/fixture/echo/7', { itemName: 'x', qty: 'lots' });
       expect(res.status).to.equal(400);
-      expect(res.body).to.deep.equal({ message: INVALID, parameters: { fieldName: 'qty', value: 'lots' } });
+      expect(res.body).to.deep.equal({ message: 'Invalid type for value: "lots". Expected Type: "int".', parameters: { fieldName: 'qty' } });
     });
 
     it('should name a nested field by its path', async () => {
       const res = await post('/rest/V1/fixture/echo/7', { itemName: 'x', qty: 1, options: { sizes: [1, 'big'] } });
       expect(res.status).to.equal(400);
-      expect(res.body).to.deep.equal({ message: INVALID, parameters: { fieldName: 'options.sizes[1]', value: 'big' } });
+      expect(res.body).to.deep.equal({
+        message: 'Error occurred during "sizes" processing. Invalid type for value: "big". Expected Type: "int".',
+        parameters: { fieldName: 'options.sizes[1]' },
+      });
     });
 
     it('should name an unknown nested property', async () => {
@@ -90,7 +93,7 @@ describe('Web API: input mapping and validation', () => {
           { message: INVALID, parameters: { fieldName: 'item_id', value: '0' } },
           { message: REQUIRED, parameters: { fieldName: 'item_name' } },
           { message: INVALID, parameters: { fieldName: 'qty', value: '1000' } },
-          { message: INVALID, parameters: { fieldName: 'options.sizes[0]', value: 'x' } },
+          { message: 'Error occurred during "sizes" processing. Invalid type for value: "x". Expected Type: "int".', parameters: { fieldName: 'options.sizes[0]' } },
         ],
       });
     });

@@ -82,7 +82,9 @@ describe('InputMapper', () => {
     ]);
     const errors = inputErrors(() => injecting.map(sources({ placeholders: { caller_id: 5, store_id: 2 }, body: { recommendation: {} } })));
     // items became the string "2" (not forced, absent), which the schema rejects; the id was forced.
-    expect(errors).to.deep.equal([{ phrase: 'Invalid value of "%value" provided for the %fieldName field.', parameters: { fieldName: 'recommendation.items', value: '2' } }]);
+    expect(errors).to.deep.equal([
+      { phrase: 'Error occurred during "items" processing. Invalid type for value: "2". Expected Type: "object[]".', parameters: { fieldName: 'recommendation.items' } },
+    ]);
     const [id] = injecting.map(sources({ pathParams: { recommendationId: 'mine' }, placeholders: { caller_id: 5 }, body: { recommendation: { items: [] } } }));
     expect(id).to.equal('5');
   });

@@ -47,7 +47,11 @@ export class ConsumerProcess {
     child.stderr?.on('data', (chunk: Buffer) => this.output.push(chunk.toString()));
   }
 
-  static spawn(databaseUrl: string, options: { amqpUrl?: string | null; queuePrefix: string; dbQueueLockTimeoutMs?: number }, args: string[] = []): ConsumerProcess {
+  static spawn(
+    databaseUrl: string,
+    options: { amqpUrl?: string | null; queuePrefix: string; dbQueueLockTimeoutMs?: number; consumerBatchSize?: number; consumerBatchWaitMs?: number },
+    args: string[] = [],
+  ): ConsumerProcess {
     const env: Record<string, string> = {
       ...(process.env as Record<string, string>),
       DATABASE_URL: databaseUrl,
@@ -55,6 +59,8 @@ export class ConsumerProcess {
       DB_QUEUE_LOCK_TIMEOUT_MS: String(options.dbQueueLockTimeoutMs ?? 2000),
       LOG_LEVEL: 'debug',
     };
+    if (options.consumerBatchSize !== undefined) env.CONSUMER_BATCH_SIZE = String(options.consumerBatchSize);
+    if (options.consumerBatchWaitMs !== undefined) env.CONSUMER_BATCH_WAIT_MS = String(options.consumerBatchWaitMs);
     if (options.amqpUrl) env.AMQP_URL = options.amqpUrl;
     else delete env.AMQP_URL;
     const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'dist', 'app', 'bin', 'cli.js'), 'queue:consumers:start', 'async.operations.all', ...args], {
@@ -70,10 +76,43 @@ export class ConsumerProcess {
     return this.output.join('').split('consumer: operation done').length - 1;
   }
 
-  /** Waits until the consumer has started consuming (bounded). */
+  /** True when the log's last word is a batch taken, not its operations done: it holds a batch. */
+  inBatch(): boolean {
+    const log = this.output.join('');
+    return log.lastIndexOf('consumer: batch taken') > log.lastIndexOf('consumer: operation done');
+  }
+
+  /**
+   * SIGKILLs the consumer as soon as its log says it took a batch (a batch's operations are logged
+   * done only after its commit); answers whether it died with the batch in hand, read from its
+   * whole log once it is dead (the log may have raced ahead of the signal).
+   */
+  async killInBatch(timeoutMs = 30_000): Promise<boolean> {
+    const streams = [this.child.stdout, this.child.stderr];
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        for (const stream of streams) stream?.off('data', onData);
+        reject(new Error(`the consumer took no batch in ${timeoutMs} ms: ${this.output.join('').split('\n').filter((line) => !line.includes('operation done')).join('\n').slice(-3000)}`));
+      }, timeoutMs);
+      const onData = (): void => {
+        if (!this.inBatch()) return;
+        clearTimeout(timer);
+        for (const stream of streams) stream?.off('data', onData);
+        this.child.kill('SIGKILL');
+        resolve();
+      };
+      // The logger writes to one of them; the batch may have been taken already.
+      for (const stream of streams) stream?.on('data', onData);
+      onData();
+    });
+    await this.exited;
+    return this.inBatch();
+  }
+
+  /** Waits until the consumer has started consuming, or (SQLite) stands by for the lease (bounded). */
   async ready(timeoutMs = 30_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    while (!this.output.join('').includes('consumer: started')) {
+    while (!/consumer: (started|standing by)/.test(this.output.join(''))) {
       if (this.child.exitCode !== null || Date.now() > deadline) throw new Error(`consumer did not start: ${this.output.join('')}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }

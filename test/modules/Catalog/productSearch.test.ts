@@ -193,7 +193,7 @@ describe('Catalog: GET /V1/products with search criteria', () => {
       });
       await bad('searchCriteria[pageSize]=0', { message: 'Minimum SearchCriteria pageSize is %min', parameters: { min: 1 } });
       await bad('searchCriteria[pageSize]=301', { message: 'Maximum SearchCriteria pageSize is %max', parameters: { max: 300 } });
-      await bad('searchCriteria[currentPage]=two', { message: INVALID, parameters: { fieldName: 'searchCriteria[currentPage]', value: 'two' } });
+      await bad('searchCriteria[currentPage]=two', { message: 'Error occurred during "currentPage" processing. Invalid type for value: "two". Expected Type: "int".', parameters: { fieldName: 'searchCriteria[currentPage]' } });
       await bad('', { message: '"%fieldName" is required. Enter and try again.', parameters: { fieldName: 'searchCriteria' } });
     });
 

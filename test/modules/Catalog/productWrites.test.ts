@@ -3,10 +3,8 @@ import request from 'supertest';
 import { stockItem } from '../../../modules/Dispensary/Catalog/Api/Data/StockItemInterface.js';
 import { Dispensary } from '../Recommendation/support.js';
 
-const NOT_AUTHORIZED = {
-  message: "The consumer isn't authorized to access %resources.",
-  parameters: { resources: 'Dispensary_Catalog::products' },
-};
+/** Product writes are scope="global": a store-bound token is refused at authorization, before its body is read. */
+const ONE_STORE_ONLY = { message: 'The token is bound to one store, and this request changes data shared by all stores. Use a token for all stores.' };
 
 describe('Catalog: PUT and DELETE /V1/products/:sku, stock items', () => {
   let d: Dispensary;
@@ -65,7 +63,7 @@ describe('Catalog: PUT and DELETE /V1/products/:sku, stock items', () => {
       expect(res.body).to.deep.equal(stockItem(product.id, 9, true));
       const missing = await d.call('get', '', '/stockItems/NOPE');
       expect(missing.status).to.equal(404);
-      expect(missing.body).to.deep.equal({ message: 'No such entity with %fieldName = %fieldValue', parameters: { fieldName: 'sku', fieldValue: 'NOPE' } });
+      expect(missing.body).to.deep.equal({ message: 'The Product with the "%1" SKU doesn\'t exist.', parameters: ['NOPE'] });
     });
 
     it('should set qty and status through PUT /V1/products/:productSku/stockItems/:itemId, answering the item id', async () => {
@@ -95,7 +93,7 @@ describe('Catalog: PUT and DELETE /V1/products/:sku, stock items', () => {
       ]);
       const denied = await put('PUT-BAD', { product: { name: 'Changed' } }, storeBound, 'default');
       expect(denied.status).to.equal(401);
-      expect(denied.body).to.deep.equal(NOT_AUTHORIZED);
+      expect(denied.body).to.deep.equal(ONE_STORE_ONLY);
       expect((await get('PUT-BAD')).body).to.include({ name: 'Unchanged', price: 10 });
     });
 
@@ -130,14 +128,14 @@ describe('Catalog: PUT and DELETE /V1/products/:sku, stock items', () => {
       expect((await get('DEL-1')).status).to.equal(404);
       const again = await d.call('delete', 'all', '/products/DEL-1');
       expect(again.status).to.equal(404);
-      expect(again.body).to.deep.equal({ message: 'No such entity with %fieldName = %fieldValue', parameters: { fieldName: 'sku', fieldValue: 'DEL-1' } });
+      expect(again.body).to.deep.equal({ message: "The product that was requested doesn't exist. Verify the product and try again." });
     });
 
     it('should refuse a store-bound token and keep the product', async () => {
       await d.product('DEL-2');
       const res = await d.call('delete', 'default', '/products/DEL-2', storeBound);
       expect(res.status).to.equal(401);
-      expect(res.body).to.deep.equal(NOT_AUTHORIZED);
+      expect(res.body).to.deep.equal(ONE_STORE_ONLY);
       expect((await get('DEL-2')).status).to.equal(200);
     });
 

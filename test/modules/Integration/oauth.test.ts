@@ -106,7 +106,7 @@ describe('Integration: OAuth 1.0a integrations', () => {
       it(`should answer 200 with ${signatureMethod} on a non-default port`, async () => {
         const res = await signedFetch(all, 'GET', '/rest/all/V1/store/storeViews', { signatureMethod });
         expect(res.status).to.equal(200);
-        expect((res.body as { code: string }[]).map((s) => s.code)).to.deep.equal(['default', 'alpha', 'beta']);
+        expect((res.body as { code: string }[]).map((s) => s.code)).to.deep.equal(['admin', 'default', 'alpha', 'beta']);
       });
     }
 
@@ -144,10 +144,13 @@ describe('Integration: OAuth 1.0a integrations', () => {
       expect((await signedFetch(alpha, 'GET', '/rest/alpha/V1/store/storeViews')).body).to.deep.equal([
         { id: 2, code: 'alpha', name: 'ALPHA', website_id: 1, store_group_id: 1, is_active: 1 },
       ]);
-      for (const scope of ['beta', 'all', 'default']) {
+      for (const [scope, storeCode] of [['beta', 'beta'], ['all', 'admin'], ['default', 'default']]) {
         const res = await signedFetch(alpha, 'GET', `/rest/${scope}/V1/store/storeViews`);
         expect(res.status, scope).to.equal(401);
-        expect(res.body).to.deep.equal(DENIED);
+        expect(res.body).to.deep.equal({
+          message: 'The token is bound to another store and cannot be used with the store "%storeCode". Use the URL of its own store.',
+          parameters: { storeCode },
+        });
       }
       const limited = await createIntegration('catalog-only', '--all-stores', '--resource', 'Dispensary_Catalog::products');
       const res = await signedFetch(limited, 'GET', '/rest/all/V1/store/storeViews');

@@ -116,11 +116,14 @@ describe('Integration: tokens and authorization', () => {
       expect(res.body.map((s: { code: string }) => s.code)).to.deep.equal(['alpha']);
     });
 
-    it('should answer 401 under another store, under all, and under /rest/V1 (default is another store)', async () => {
-      for (const scope of ['beta/', 'all/', 'default/', '']) {
+    it('should answer 401 under another store, under all, and under /rest/V1 (default is another store), saying the token is bound to another store', async () => {
+      for (const [scope, storeCode] of [['beta/', 'beta'], ['all/', 'admin'], ['default/', 'default'], ['', 'default']] as const) {
         const res = await storeViews(scope, `Bearer ${alphaToken}`);
         expect(res.status, scope).to.equal(401);
-        expect(res.body).to.deep.equal(DENIED);
+        expect(res.body, scope).to.deep.equal({
+          message: 'The token is bound to another store and cannot be used with the store "%storeCode". Use the URL of its own store.',
+          parameters: { storeCode },
+        });
       }
     });
 

@@ -29,10 +29,13 @@ describe('Store: websites, store groups and store configs', () => {
   after(async () => t?.stop());
 
   describe('GET /V1/store/websites', () => {
-    it("should answer Magento's website fields, without the admin website 0", async () => {
+    it("should answer Magento's website fields, the admin website 0 first", async () => {
       const res = await get('/rest/all/V1/store/websites', allStores);
       expect(res.status).to.equal(200);
-      expect(res.body).to.deep.equal([{ id: 1, code: 'base', name: 'Main Website', default_group_id: 1 }]);
+      expect(res.body).to.deep.equal([
+        { id: 0, code: 'admin', name: 'Admin', default_group_id: 0 },
+        { id: 1, code: 'base', name: 'Main Website', default_group_id: 1 },
+      ]);
     });
 
     it('should answer a store-bound token too, under its store, and ignore ?searchCriteria=all as client libraries send it', async () => {
@@ -45,7 +48,10 @@ describe('Store: websites, store groups and store configs', () => {
       expect((await request(t.http).get('/rest/V1/store/websites')).body).to.deep.equal(DENIED);
       const res = await get('/rest/beta/V1/store/websites', alphaToken);
       expect(res.status).to.equal(401);
-      expect(res.body).to.deep.equal(DENIED);
+      expect(res.body).to.deep.equal({
+        message: 'The token is bound to another store and cannot be used with the store "%storeCode". Use the URL of its own store.',
+        parameters: { storeCode: 'beta' },
+      });
     });
   });
 
@@ -53,14 +59,18 @@ describe('Store: websites, store groups and store configs', () => {
     it("should answer Magento's group fields, the default store being the default store view", async () => {
       const res = await get('/rest/all/V1/store/storeGroups', allStores);
       expect(res.status).to.equal(200);
-      expect(res.body).to.deep.equal([{ id: 1, website_id: 1, root_category_id: 2, default_store_id: 1, name: 'Main Website Store', code: 'main_website_store' }]);
+      expect(res.body).to.deep.equal([
+        { id: 0, website_id: 0, root_category_id: 0, default_store_id: 0, name: 'Default', code: 'default' },
+        { id: 1, website_id: 1, root_category_id: 2, default_store_id: 1, name: 'Main Website Store', code: 'main_website_store' },
+      ]);
+      expect(Object.keys(res.body[1])).to.deep.equal(['id', 'website_id', 'root_category_id', 'default_store_id', 'name', 'code']);
     });
   });
 
   describe('GET /V1/store/storeViews', () => {
     it('should answer is_active as 1 or 0, as Magento does', async () => {
       const res = await get('/rest/all/V1/store/storeViews', allStores);
-      expect(res.body.map((s: { is_active: unknown }) => s.is_active)).to.deep.equal([1, 1, 1]);
+      expect(res.body.map((s: { is_active: unknown }) => s.is_active)).to.deep.equal([1, 1, 1, 1]);
     });
   });
 

@@ -14,7 +14,10 @@ describe('Store: stores and scopes', () => {
   it('should have the default store after install, and list stores with Magento fields', async () => {
     const res = await request(t.http).get('/rest/all/V1/store/storeViews').set('Authorization', `Bearer ${token}`);
     expect(res.status).to.equal(200);
-    expect(res.body).to.deep.equal([{ id: 1, code: 'default', name: 'Default Store View', website_id: 1, store_group_id: 1, is_active: 1 }]);
+    expect(res.body).to.deep.equal([
+      { id: 0, code: 'admin', name: 'Admin', website_id: 0, store_group_id: 0, is_active: 1 },
+      { id: 1, code: 'default', name: 'Default Store View', website_id: 1, store_group_id: 1, is_active: 1 },
+    ]);
   });
 
   it('should create a store with the CLI and serve its scope at once', async () => {
@@ -22,7 +25,7 @@ describe('Store: stores and scopes', () => {
     expect(result.code).to.equal(0);
     const res = await request(t.http).get('/rest/north_clinic/V1/store/storeViews').set('Authorization', `Bearer ${token}`);
     expect(res.status).to.equal(200);
-    expect(res.body.map((s: { code: string }) => s.code)).to.deep.equal(['default', 'north_clinic']);
+    expect(res.body.map((s: { code: string }) => s.code)).to.deep.equal(['admin', 'default', 'north_clinic']);
   });
 
   it('should refuse store codes that break Magento rules, reserved codes and duplicates', async () => {
@@ -38,8 +41,14 @@ describe('Store: stores and scopes', () => {
     expect(res.body.parameters).to.deep.equal({ storeCode: 'nowhere' });
   });
 
-  it('should not offer the admin store 0', async () => {
+  it("should list Magento's admin store 0 but not serve it as a scope (Magento's path processor leaves it out too)", async () => {
     const res = await request(t.http).get('/rest/all/V1/store/storeViews').set('Authorization', `Bearer ${token}`);
-    expect(res.body.map((s: { id: number }) => s.id)).not.to.include(0);
+    expect(res.body[0]).to.include({ id: 0, code: 'admin' });
+    const admin = await request(t.http).get('/rest/admin/V1/store/storeViews').set('Authorization', `Bearer ${token}`);
+    expect(admin.status).to.equal(400);
+    expect(admin.body.parameters).to.deep.equal({ storeCode: 'admin' });
+    // Nor can a token be bound to it.
+    const bound = await t.cli('integration:token:create', '--name', 'bound-to-admin', '--store', 'admin');
+    expect(bound.code).to.equal(1);
   });
 });

@@ -9,7 +9,9 @@
  *   the lower-cased value, in code-point order (bytes on MySQL, whose binary collation pads
  *   trailing spaces, `"C"` on PostgreSQL; SQLite's `lower()` is the runtime's Unicode one, see
  *   dialect.ts);
- * * `like` keeps `%` and `_` as wildcards and `\` as their escape on all three;
+ * * `like` keeps `%` and `_` as wildcards and `\` as their escape on all three; a `\` that ends
+ *   the pattern (escaping nothing) is a literal backslash, as MySQL (Magento's database) reads it,
+ *   where PostgreSQL would refuse the pattern (22025);
  * * text sorts case-insensitively in code-point order; NULLs sort first ascending (MySQL's rule);
  *   the primary key breaks ties, so pages never overlap.
  */
@@ -34,6 +36,13 @@ export interface SearchOptions {
 }
 
 const COMPARISON: Record<string, string> = { eq: '=', moreq: '=', neq: '<>', gt: '>', gteq: '>=', from: '>=', lt: '<', lteq: '<=', to: '<=' };
+
+/** `a\` -> `a\\`: a trailing escape escaping nothing matches a backslash (MySQL's reading) on every database. */
+export function closeTrailingEscape(pattern: string): string {
+  let trailing = 0;
+  while (trailing < pattern.length && pattern[pattern.length - 1 - trailing] === '\\') trailing++;
+  return trailing % 2 === 1 ? `${pattern}\\` : pattern;
+}
 
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -63,7 +72,7 @@ function filterSql(filter: Filter, options: SearchOptions): [string, unknown[]] 
     case 'like':
     case 'nlike': {
       // Wildcards stay the client's; only the case is folded.
-      const pattern = text ? String(filter.values[0]).toLowerCase() : String(filter.values[0]);
+      const pattern = closeTrailingEscape(text ? String(filter.values[0]).toLowerCase() : String(filter.values[0]));
       // LIKE never pads, and on bytes `_` would match a byte: the binary collation it is.
       const subject = text ? `lower(??)${collate}` : '??';
       return [`${subject} ${filter.conditionType === 'like' ? 'LIKE' : 'NOT LIKE'} ?${likeEscapeClause(options.dialect)}`, [column, pattern]];

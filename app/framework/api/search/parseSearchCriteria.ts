@@ -11,6 +11,7 @@
 import {
   InputException,
   invalidFieldValue,
+  invalidType,
   requiredField,
   unknownField,
   type InputError,
@@ -205,7 +206,7 @@ class Parser {
     if (given === undefined || given.value === '') return DEFAULT_PAGE_SIZE;
     const path = `${this.root}[${given.key}]`;
     const n = typeof given.value === 'string' && INTEGER.test(given.value.trim()) ? Number(given.value.trim()) : NaN;
-    if (Number.isNaN(n)) this.errors.push(invalidFieldValue(path, given.value));
+    if (Number.isNaN(n)) this.errors.push(this.notAnInteger(path, given));
     else if (n < 1) this.errors.push({ phrase: MINIMUM_PAGE_SIZE, parameters: { min: 1 } });
     else if (n > MAX_PAGE_SIZE) this.errors.push({ phrase: MAXIMUM_PAGE_SIZE, parameters: { max: MAX_PAGE_SIZE } });
     else return n;
@@ -216,8 +217,14 @@ class Parser {
     if (given === undefined || given.value === '') return 1;
     const n = typeof given.value === 'string' && INTEGER.test(given.value.trim()) ? Number(given.value.trim()) : NaN;
     if (Number.isInteger(n) && n >= 1 && n <= MAX_CURRENT_PAGE) return n;
-    this.errors.push(invalidFieldValue(`${this.root}[${given.key}]`, given.value));
+    this.errors.push(this.notAnInteger(`${this.root}[${given.key}]`, given));
     return 1;
+  }
+
+  /** What isn't a number at all gets Magento's type message (SearchCriteria's setter takes an int); a number out of range the invalid-value one. */
+  private notAnInteger(path: string, given: { key: string; value: unknown }) {
+    const numeric = typeof given.value === 'string' && given.value.trim() !== '' && Number.isFinite(Number(given.value));
+    return numeric ? invalidFieldValue(path, given.value) : invalidType(path, [given.key], given.value, 'int');
   }
 }
 

@@ -1,10 +1,11 @@
 import { ConnectionProvider, FrameworkServices, inject, injectable, NoSuchEntityException, OperationStatus, requestContext } from '#framework';
 import type { BulkStatusInterface } from '../Api/BulkStatusInterface.js';
-import type {
-  BulkOperationsStatusInterface,
-  BulkSummaryInterface,
-  DetailedBulkOperationsStatusInterface,
-  OperationsCounterInterface,
+import {
+  BulkStatusCode,
+  type BulkOperationsStatusInterface,
+  type BulkSummaryInterface,
+  type DetailedBulkOperationsStatusInterface,
+  type OperationsCounterInterface,
 } from '../Api/Data/BulkStatusInterface.js';
 import { BULK_TABLE, OPERATION_TABLE, userTypeOf, type BulkRow, type OperationRow } from './tables.js';
 
@@ -42,6 +43,11 @@ export class BulkStatus implements BulkStatusInterface {
     return Number(row.n);
   }
 
+  async getBulkStatus(bulkUuid: string): Promise<BulkStatusCode> {
+    const { summary } = await this.load(bulkUuid);
+    return summary.status;
+  }
+
   /** The caller's own bulk, or "not found" for every other caller. */
   private async bulk(bulkUuid: string): Promise<BulkRow> {
     const caller = requestContext.caller();
@@ -63,11 +69,25 @@ export class BulkStatus implements BulkStatusInterface {
         userId: bulk.user_id,
         userType: bulk.user_type,
         operationCount: bulk.operation_count,
+        status: bulkStatus(operations),
         operationsCounter: countByStatus(operations, bulk.operation_count),
       },
       operations,
     };
   }
+}
+
+/**
+ * Magento's getBulkStatus, but a bulk stays in progress until no operation is left to run: open
+ * (4), or failed retriably (2), whose message is back on the queue. Magento counts a failure as
+ * the end while others are still open (magento/magento2#36911).
+ */
+export function bulkStatus(operations: readonly Pick<OperationRow, 'status'>[]): BulkStatusCode {
+  const pending = operations.filter((op) => op.status === OperationStatus.OPEN || op.status === OperationStatus.RETRIABLY_FAILED).length;
+  if (operations.every((op) => op.status === OperationStatus.OPEN)) return BulkStatusCode.NOT_STARTED;
+  if (pending > 0) return BulkStatusCode.IN_PROGRESS;
+  if (operations.every((op) => op.status === OperationStatus.COMPLETE)) return BulkStatusCode.FINISHED_SUCCESSFULLY;
+  return BulkStatusCode.FINISHED_WITH_FAILURE;
 }
 
 function countByStatus(operations: readonly OperationRow[], total: number): OperationsCounterInterface {

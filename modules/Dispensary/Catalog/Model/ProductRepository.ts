@@ -26,6 +26,13 @@ import { PRODUCT_SEARCH_FIELDS, type ProductRepositoryInterface } from '../Api/P
 import { skuKey } from '../Api/skuKey.js';
 
 export const PRODUCT_TABLE = 'catalog_product';
+
+/** Magento's ProductRepository::get (and deleteById, which gets first) for a sku it does not know: 404, no parameters. */
+export const PRODUCT_NOT_FOUND = "The product that was requested doesn't exist. Verify the product and try again.";
+
+export function productNotFound(): NoSuchEntityException {
+  return new NoSuchEntityException(PRODUCT_NOT_FOUND);
+}
 export const PRODUCTS_RESOURCE = 'Dispensary_Catalog::products';
 
 export interface ProductRow {
@@ -117,14 +124,14 @@ export class ProductRepository implements ProductRepositoryInterface {
     const row = (await this.connection.get()(PRODUCT_TABLE).select(PRODUCT_COLUMNS).where({ sku_key: skuKey(sku) }).first()) as
       | ProductRow
       | undefined;
-    if (!row) throw NoSuchEntityException.singleField('sku', sku.trim());
+    if (!row) throw productNotFound();
     return toProduct(row);
   }
 
   async deleteById(sku: string): Promise<boolean> {
     this.assertAllStores();
     const deleted = await this.connection.get()(PRODUCT_TABLE).where({ sku_key: skuKey(sku) }).del();
-    if (deleted === 0) throw NoSuchEntityException.singleField('sku', sku.trim());
+    if (deleted === 0) throw productNotFound();
     return true;
   }
 

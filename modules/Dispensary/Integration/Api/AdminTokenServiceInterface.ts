@@ -16,8 +16,9 @@ export const AdminTokenServiceInterface = defineContract<AdminTokenServiceInterf
     // a pooled connection, and the few writes commit on their own.
     transactional: false,
     params: [
-      { name: 'username', schema: Joi.string().min(1).max(255).required() },
-      { name: 'password', schema: Joi.string().min(1).max(1024).required() },
+      // Empty is the service's to refuse, as Magento's CredentialsValidator does (`"%fieldName" is required`).
+      { name: 'username', schema: Joi.string().allow('').max(255).required() },
+      { name: 'password', schema: Joi.string().allow('').max(1024).required() },
     ],
   },
   revokeAdminAccessTokens: { params: [{ name: 'username', schema: Joi.string().required() }] },

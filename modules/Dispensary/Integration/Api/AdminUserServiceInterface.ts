@@ -6,7 +6,7 @@ export interface AdminAuthentication {
   /** The user name as stored (the login may spell it in another case). */
   readonly username: string | null;
   /** Why it failed, for the log only: never tell the caller. */
-  readonly failure?: 'unknown user' | 'wrong password';
+  readonly failure?: 'unknown user' | 'wrong password' | 'inactive';
 }
 
 export interface AdminUserServiceInterface {
@@ -20,6 +20,12 @@ export interface AdminUserServiceInterface {
   authenticate(username: string, password: string): Promise<AdminAuthentication>;
   /** The id of the user of that name (any case), or null. */
   getIdByUsername(username: string): Promise<number | null>;
+  /**
+   * Activates or deactivates the user of that name (any case); answers whether it changed. A
+   * deactivated user cannot sign in, and its admin tokens are refused (TokenGrants), as Magento's.
+   * An unknown name is an InputException.
+   */
+  setActive(username: string, active: boolean): Promise<boolean>;
 }
 
 export const AdminUserServiceInterface = defineContract<AdminUserServiceInterface>('Dispensary\\Integration\\Api\\AdminUserServiceInterface', {
@@ -42,4 +48,10 @@ export const AdminUserServiceInterface = defineContract<AdminUserServiceInterfac
     ],
   },
   getIdByUsername: { params: [{ name: 'username', schema: Joi.string().required() }] },
+  setActive: {
+    params: [
+      { name: 'username', schema: Joi.string().required() },
+      { name: 'active', schema: Joi.boolean().required() },
+    ],
+  },
 });

@@ -4,6 +4,7 @@ import {
   FrameworkServices,
   InputException,
   inject,
+  requiredField,
   injectable,
   nowTimestamp,
   requestContext,
@@ -47,6 +48,9 @@ export class AdminTokenService implements AdminTokenServiceInterface {
   private readonly failureDelayMs: number;
 
   async createAdminAccessToken(username: string, password: string): Promise<string> {
+    // Magento's Integration\Model\CredentialsValidator, before any throttling or hashing.
+    const missing = [username === '' && 'username', password === '' && 'password'].filter((field): field is string => Boolean(field));
+    if (missing.length) throw new InputException(missing.map(requiredField));
     const started = performance.now();
     try {
       return await this.issue(username, password);
@@ -61,7 +65,7 @@ export class AdminTokenService implements AdminTokenServiceInterface {
 
   private async issue(username: string, password: string): Promise<string> {
     const clientAddress = requestContext.current()?.clientAddress;
-    const wait = this.limiter.take(clientAddress);
+    const wait = await this.limiter.take(clientAddress);
     if (wait !== null) {
       this.logFailure(username, clientAddress, 'too many requests from the address');
       throw new TooManyRequestsException(wait);
@@ -74,7 +78,9 @@ export class AdminTokenService implements AdminTokenServiceInterface {
     }
     const result = await this.users.authenticate(username, password);
     if (result.userId === null) {
-      if (countable) await this.failures.recordFailure(key);
+      // A deactivated user gave the right password: refused, but not counted towards the lock (as Magento, whose
+      // User::verifyIdentity throws before its throttler logs a failure).
+      if (countable && result.failure !== 'inactive') await this.failures.recordFailure(key);
       this.logFailure(username, clientAddress, result.failure ?? 'wrong password');
       throw AuthenticationException.invalidCredentials();
     }

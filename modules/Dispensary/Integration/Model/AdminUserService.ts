@@ -8,6 +8,12 @@ interface UserRow {
   user_id: number;
   username: string;
   password_hash: string;
+  is_active: boolean | number | string;
+}
+
+/** A boolean column as each driver answers it (SQLite and MySQL: 0/1; PostgreSQL: true/false). */
+export function isTrue(value: boolean | number | string | null | undefined): boolean {
+  return value === true || value === 1 || value === '1' || value === 't' || value === 'true';
 }
 
 @injectable()
@@ -44,6 +50,8 @@ export class AdminUserService implements AdminUserServiceInterface {
     const check = await this.hasher.verify(password, row?.password_hash ?? null);
     if (!row) return { userId: null, username: null, failure: 'unknown user' };
     if (!check.ok) return { userId: null, username: null, failure: 'wrong password' };
+    // As Magento's User::verifyIdentity: the right password of a deactivated user still signs nobody in.
+    if (!isTrue(row.is_active)) return { userId: null, username: null, failure: 'inactive' };
     if (check.needsRehash) await this.rehash(row, password);
     return { userId: row.user_id, username: row.username };
   }
@@ -52,11 +60,19 @@ export class AdminUserService implements AdminUserServiceInterface {
     return (await this.find(username))?.user_id ?? null;
   }
 
+  async setActive(username: string, active: boolean): Promise<boolean> {
+    const row = await this.find(username);
+    if (!row) throw new InputException([{ phrase: 'No admin user is named "%username".', parameters: { username } }]);
+    if (isTrue(row.is_active) === active) return false;
+    await this.connection.get()('admin_user').where({ user_id: row.user_id }).update({ is_active: active });
+    return true;
+  }
+
   private async find(username: string): Promise<UserRow | undefined> {
     const key = usernameKey(username);
     // A key no user can have (too long, control characters) is not looked up at all.
     if (!isStorableKey(key)) return undefined;
-    return (await this.connection.get()('admin_user').where({ username_key: key }).first('user_id', 'username', 'password_hash')) as UserRow | undefined;
+    return (await this.connection.get()('admin_user').where({ username_key: key }).first('user_id', 'username', 'password_hash', 'is_active')) as UserRow | undefined;
   }
 
   /** Stores the password again at today's strength, unless it changed meanwhile; a failure only logs. */

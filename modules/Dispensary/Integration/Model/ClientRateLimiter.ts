@@ -1,5 +1,5 @@
 import { isIPv6 } from 'node:net';
-import { FrameworkServices, inject, injectable, type AdminLoginSettings, type Clock } from '#framework';
+import { FrameworkServices, inject, injectable, type AdminLoginSettings, type Clock, type SharedRateLimiter, type SharedState } from '#framework';
 
 interface Bucket {
   tokens: number;
@@ -10,30 +10,40 @@ interface Bucket {
 const MAX_ADDRESSES = 50_000;
 
 /**
- * The per-client-address limit of the admin token route: a token bucket per address, `rateLimit`
- * requests at once and refilled evenly over `rateWindowSeconds`. Kept in memory, per server
- * process (several processes behind a balancer each allow the limit): a shared counter would put
- * a database write on every request of the flood it is meant to absorb. IPv6 clients are keyed by
- * their /64, the block one host usually holds.
+ * The per-client-address limit of the admin token route. With REDIS_URL set it is one limit for
+ * the whole deployment: `rateLimit` requests per address per `rateWindowSeconds` window, counted
+ * in Redis by every process (rate-limiter-flexible), and in this process's memory while Redis is
+ * down (see SharedState). Without Redis it is a token bucket per address in memory, per process
+ * (several processes behind a balancer each allow the limit): `rateLimit` requests at once,
+ * refilled evenly over the window. Never the database: a shared counter there would put a write
+ * on every request of the flood it is meant to absorb. IPv6 clients are keyed by their /64, the
+ * block one host usually holds.
  */
 @injectable()
 export class ClientRateLimiter {
   private readonly buckets = new Map<string, Bucket>();
   private readonly capacity: number;
   private readonly refillPerMs: number;
+  private readonly shared: SharedRateLimiter | null;
 
   constructor(
     @inject(FrameworkServices.DeploymentConfig) config: { readonly adminLogin: AdminLoginSettings },
     @inject(FrameworkServices.Clock) private readonly clock: Clock,
+    @inject(FrameworkServices.SharedState) state: SharedState,
   ) {
     this.capacity = config.adminLogin.rateLimit;
     this.refillPerMs = config.adminLogin.rateLimit / (config.adminLogin.rateWindowSeconds * 1000);
+    this.shared =
+      state.shared && this.capacity > 0
+        ? state.rateLimiter({ name: 'admin_token', points: this.capacity, windowSeconds: config.adminLogin.rateWindowSeconds })
+        : null;
   }
 
-  /** Takes one request from the address's bucket: null when allowed, else the seconds to wait. */
-  take(address: string | undefined): number | null {
+  /** Takes one request from the address's allowance: null when allowed, else the seconds to wait. */
+  async take(address: string | undefined): Promise<number | null> {
     if (this.capacity === 0 || address === undefined) return null;
     const key = clientKey(address);
+    if (this.shared) return this.shared.take(key);
     const now = this.clock.now().getTime();
     const bucket = this.buckets.get(key) ?? { tokens: this.capacity, at: now };
     bucket.tokens = Math.min(this.capacity, bucket.tokens + Math.max(0, now - bucket.at) * this.refillPerMs);

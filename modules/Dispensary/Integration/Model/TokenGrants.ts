@@ -15,6 +15,7 @@ import {
 } from '#framework';
 import type { IntegrationTokenRequest } from '../Api/IntegrationTokenServiceInterface.js';
 import { StoreRepositoryInterface } from '../../Store/Api/StoreRepositoryInterface.js';
+import { isTrue } from './AdminUserService.js';
 import { sameHash } from './tokens.js';
 
 /** `integration` (an API key), `oauth` (an OAuth 1.0a access token) or `admin`. */
@@ -32,6 +33,8 @@ export interface TokenRow {
   expires_at: string | null;
   revoked_at: string | null;
   active_name: string | null;
+  /** For an admin token, its user's `is_active` (null for other tokens). */
+  admin_is_active: boolean | number | string | null;
 }
 
 /** A checked request for an integration's grant: its name, store binding and resources. */
@@ -41,15 +44,24 @@ export interface GrantSpec {
   readonly resources: readonly string[] | null;
 }
 
-const TOKEN_COLUMNS = ['token_id', 'kind', 'name', 'token_hash', 'store_id', 'resources', 'admin_user_id', 'expires_at', 'revoked_at', 'active_name'];
+const TOKEN_COLUMNS = ['token_id', 'kind', 'name', 'token_hash', 'store_id', 'resources', 'admin_user_id', 'expires_at', 'revoked_at', 'active_name'].map(
+  (c) => `integration_token.${c}`,
+);
 /**
  * The token lookup of every authenticated request, compiled once (PreparedQuery). Its columns
  * are named: a statement PostgreSQL keeps prepared must not change its result's shape when a
  * migration adds a column.
  */
 const FIND_BY_HASH = preparedQuery<{ tokenHash: string }, TokenRow | undefined>((db, p) =>
-  db('integration_token').where({ token_hash: p('tokenHash') }).first(TOKEN_COLUMNS),
+  db('integration_token')
+    // An admin token is as good as its user: deactivating the user refuses its tokens at once, in every process.
+    .leftJoin('admin_user', 'admin_user.user_id', 'integration_token.admin_user_id')
+    .where({ 'integration_token.token_hash': p('tokenHash') })
+    .first([...TOKEN_COLUMNS, 'admin_user.is_active as admin_is_active']),
 );
+
+export const OTHER_STORE = 'The token is bound to another store and cannot be used with the store "%storeCode". Use the URL of its own store.';
+export const ONE_STORE_ONLY = 'The token is bound to one store, and this request changes data shared by all stores. Use a token for all stores.';
 
 interface AclNode {
   readonly parent: string | null;
@@ -119,13 +131,19 @@ export class TokenGrants {
 
   /**
    * Who the token's holder is, if the token may call this route here: not revoked or expired,
-   * inside its store, holding every resource. Otherwise the same 401 as for no token at all.
+   * inside its store (and bound to none for a `scope="global"` route), holding every resource.
+   * Otherwise 401: the same as for no token at all, but for a valid token outside its store binding.
    */
   grant(row: TokenRow, request: AuthorizationRequest): Caller {
     const denied = () => AuthorizationException.forResources(request.resources);
     if (row.revoked_at !== null || (row.kind !== 'admin' && row.active_name === null)) throw denied();
+    if (row.kind === 'admin' && !isTrue(row.admin_is_active)) throw denied();
     if (row.expires_at !== null && row.expires_at <= nowTimestamp(this.clock.now())) throw denied();
-    if (row.store_id !== null && row.store_id !== request.store.id) throw denied();
+    // A valid token used where its store binding does not reach: say so, rather than name a resource it may well hold.
+    if (row.store_id !== null && row.store_id !== request.store.id) {
+      throw new AuthorizationException(OTHER_STORE, { storeCode: request.store.code });
+    }
+    if (row.store_id !== null && request.globalScope) throw new AuthorizationException(ONE_STORE_ONLY, {});
     const granted = row.resources === null ? null : (JSON.parse(row.resources) as string[]);
     if (granted !== null) {
       for (const resource of request.resources) {

@@ -2,7 +2,7 @@ import { defineContract } from '#framework';
 import type { GroupInterface } from './Data/GroupInterface.js';
 
 export interface GroupRepositoryInterface {
-  /** The store groups of the stores the caller may use (never the admin group 0). */
+  /** The store groups of the stores the caller may use (the admin group 0 with the admin store). */
   getList(): Promise<GroupInterface[]>;
 }
 

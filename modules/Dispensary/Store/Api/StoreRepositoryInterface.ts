@@ -2,7 +2,7 @@ import { defineContract, Joi, type Store } from '#framework';
 import type { StoreInterface } from './Data/StoreInterface.js';
 
 export interface StoreRepositoryInterface {
-  /** The stores the caller may use (never the admin store 0). */
+  /** The stores the caller may use: for an all-stores caller, Magento's admin store 0 first. */
   getList(): Promise<StoreInterface[]>;
   /** Creates a store; the code must be new and follow Magento's rule. */
   create(code: string, name: string): Promise<Store>;

@@ -2,7 +2,7 @@ import { defineContract } from '#framework';
 import type { WebsiteInterface } from './Data/WebsiteInterface.js';
 
 export interface WebsiteRepositoryInterface {
-  /** The websites of the stores the caller may use (never the admin website 0). */
+  /** The websites of the stores the caller may use (the admin website 0 with the admin store). */
   getList(): Promise<WebsiteInterface[]>;
 }
 

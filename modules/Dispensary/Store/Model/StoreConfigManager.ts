@@ -1,4 +1,4 @@
-import { ConnectionProvider, FrameworkServices, InputException, inject, injectable } from '#framework';
+import { ADMIN_STORE, ConnectionProvider, FrameworkServices, InputException, inject, injectable } from '#framework';
 import type { StoreConfigInterface } from '../Api/Data/StoreConfigInterface.js';
 import type { StoreConfigManagerInterface } from '../Api/StoreConfigManagerInterface.js';
 import { StoreRepositoryInterface } from '../Api/StoreRepositoryInterface.js';
@@ -24,7 +24,8 @@ export class StoreConfigManager implements StoreConfigManagerInterface {
   ) {}
 
   async getStoreConfigs(storeCodes?: string[]): Promise<StoreConfigInterface[]> {
-    let visible = await this.stores.getList();
+    // Magento's store collection leaves the admin store out (load_default off).
+    let visible = (await this.stores.getList()).filter((store) => store.id !== ADMIN_STORE.id);
     if (storeCodes?.length) visible = visible.filter((store) => storeCodes.includes(store.code));
     if (visible.length === 0) return [];
     const rows = (await this.connection

@@ -6,6 +6,7 @@ import {
   injectable,
   isUniqueViolation,
   requestContext,
+  ADMIN_STORE,
   type Store,
 } from '#framework';
 import type { StoreInterface } from '../Api/Data/StoreInterface.js';
@@ -50,7 +51,8 @@ export class StoreRepository implements StoreRepositoryInterface {
     const stores = rows.map(toStore);
     const current = requestContext.store();
     // A store-bound caller sees only its own store.
-    const visible = caller.allStores ? stores : stores.filter((s) => s.id === current.id);
+    // A caller that may use every store sees Magento's admin store 0 first, as Magento lists it.
+    const visible = caller.allStores ? [ADMIN_STORE, ...stores] : stores.filter((s) => s.id === current.id);
     return visible.map((s) => ({ id: s.id, code: s.code, name: s.name, websiteId: s.websiteId, storeGroupId: s.storeGroupId, isActive: s.isActive ? 1 : 0 }));
   }
 

@@ -23,7 +23,7 @@ function errors(query: string): { phrase: string; parameters: Record<string, unk
     parse(query);
   } catch (error) {
     expect(error).to.be.instanceOf(InputException);
-    return (error as InputException).errors;
+    return (error as InputException).errors as { phrase: string; parameters: Record<string, unknown> }[];
   }
   throw new Error(`${query} was accepted`);
 }
@@ -149,8 +149,12 @@ describe('parseSearchCriteria', () => {
         { phrase: 'Maximum SearchCriteria pageSize is %max', parameters: { max: MAX_PAGE_SIZE } },
       ]);
       expect(parse(`searchCriteria[pageSize]=${MAX_PAGE_SIZE}`).pageSize).to.equal(MAX_PAGE_SIZE);
-      expect(errors('searchCriteria[pageSize]=ten')).to.deep.equal([{ phrase: INVALID, parameters: { fieldName: 'searchCriteria[pageSize]', value: 'ten' } }]);
-      for (const page of ['two', '0', '-1', '1.5']) {
+      // Not a number: Magento's type message (SearchCriteria's setters take an int); a number out of range: invalid value.
+      expect(errors('searchCriteria[pageSize]=ten')).to.deep.equal([{ phrase: 'Error occurred during "pageSize" processing. Invalid type for value: "ten". Expected Type: "int".', parameters: { fieldName: 'searchCriteria[pageSize]' } }]);
+      expect(errors('searchCriteria[currentPage]=two')).to.deep.equal([
+        { phrase: 'Error occurred during "currentPage" processing. Invalid type for value: "two". Expected Type: "int".', parameters: { fieldName: 'searchCriteria[currentPage]' } },
+      ]);
+      for (const page of ['0', '-1', '1.5']) {
         expect(errors(`searchCriteria[currentPage]=${page}`), page).to.deep.equal([
           { phrase: INVALID, parameters: { fieldName: 'searchCriteria[currentPage]', value: page } },
         ]);

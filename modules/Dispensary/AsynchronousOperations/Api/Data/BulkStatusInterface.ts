@@ -25,6 +25,10 @@ export interface OperationsCounterInterface {
   rejected: number;
 }
 
+/** Magento's bulk statuses (`Magento\Framework\Bulk\BulkSummaryInterface` constants). */
+export const BulkStatusCode = { NOT_STARTED: 0, IN_PROGRESS: 1, FINISHED_SUCCESSFULLY: 2, FINISHED_WITH_FAILURE: 3 } as const;
+export type BulkStatusCode = (typeof BulkStatusCode)[keyof typeof BulkStatusCode];
+
 /** Magento's BulkSummaryInterface fields. user_type: 1 integration, 2 admin, 4 guest. */
 export interface BulkSummaryInterface {
   bulkId: string;
@@ -33,6 +37,11 @@ export interface BulkSummaryInterface {
   userId: number | null;
   userType: number;
   operationCount: number;
+  /**
+   * The bulk's status (Magento's getBulkStatus, which its status routes do not answer): in
+   * progress while any operation is still to run, even when one has failed already.
+   */
+  status: BulkStatusCode;
   operationsCounter: OperationsCounterInterface;
 }
 

@@ -1,0 +1,28 @@
+/**
+ * Helpers for the ports of Magento 2.4's api-functional tests (dev/tests/api-functional/testsuite/
+ * Magento/...): WebapiAbstract::_webApiCall for REST, as a Bearer-token HTTP call through the real
+ * app. Each ported case names its Magento test method; each file says which Magento file it ports
+ * and which of its cases are skipped, and why (listed again in docs/magento-api-functional.md).
+ */
+import request from 'supertest';
+import type { TestApp } from '../support/testApp.js';
+
+export type Method = 'get' | 'post' | 'put' | 'delete';
+
+/** `_webApiCall($serviceInfo, $requestData, null, $storeCode)`: the body for POST/PUT, none for GET/DELETE. */
+export function webApiCall(t: TestApp, token: string, method: Method, resourcePath: string, requestData?: object, storeCode?: string) {
+  const path = storeCode ? `/rest/${storeCode}${resourcePath}` : `/rest${resourcePath}`;
+  const req = request(t.http)[method](path).set('Authorization', `Bearer ${token}`).set('Accept', 'application/json');
+  return requestData !== undefined && (method === 'post' || method === 'put') ? req.send(requestData) : req;
+}
+
+/** PHP's http_build_query for the nested arrays Magento's tests put in a query string. */
+export function httpBuildQuery(data: Record<string, unknown>, prefix?: string): string {
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(data)) {
+    const name = prefix ? `${prefix}[${key}]` : key;
+    if (value !== null && typeof value === 'object') parts.push(httpBuildQuery(value as Record<string, unknown>, name));
+    else parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`);
+  }
+  return parts.filter((p) => p !== '').join('&');
+}
