@@ -1,6 +1,9 @@
 import { Event, Observer, type ObserverInterface } from './Event.js';
 import type { EventConfig, ObserverDeclaration } from './EventConfig.js';
 import type { EventManagerInterface } from './ManagerInterface.js';
+import type { DispatchHookList } from './DispatchHookList.js';
+
+export const DISPATCH_HOOK_LIST = 'Framework\\Event\\DispatchHookList';
 
 /** Builds observer instances: shared ones once, `shared="false"` ones afresh for each dispatch. */
 export interface ObserverFactory {
@@ -10,6 +13,7 @@ export interface ObserverFactory {
 
 export class EventManager implements EventManagerInterface {
   private factory?: ObserverFactory;
+  private hookList?: DispatchHookList;
 
   constructor(readonly config: EventConfig) {}
 
@@ -19,11 +23,21 @@ export class EventManager implements EventManagerInterface {
   }
 
   async dispatch(eventName: string, data: Record<string, unknown> = {}): Promise<void> {
-    const observers = this.config.observersOf(eventName.toLowerCase());
-    if (observers.length === 0) return;
-    const event = new Event(eventName.toLowerCase(), data);
-    const observer = new Observer(event);
-    for (const declaration of observers) await this.instance(declaration).execute(observer);
+    const name = eventName.toLowerCase();
+    const hooks = this.hooks();
+    for (const hook of hooks?.before ?? []) data = (await hook.beforeDispatch!(name, data)) ?? data;
+    const observers = this.config.observersOf(name);
+    if (observers.length > 0) {
+      const observer = new Observer(new Event(name, data));
+      for (const declaration of observers) await this.instance(declaration).execute(observer);
+    }
+    for (const hook of hooks?.after ?? []) await hook.afterDispatch!(name, data);
+  }
+
+  /** The modules' dispatch hooks (DispatchHookList.ts), built on the first dispatch. */
+  private hooks(): DispatchHookList | undefined {
+    if (!this.hookList && this.factory) this.hookList = this.factory.get(DISPATCH_HOOK_LIST) as DispatchHookList;
+    return this.hookList;
   }
 
   private instance(declaration: ObserverDeclaration): ObserverInterface {

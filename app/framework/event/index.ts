@@ -1,2 +1,2 @@
 export { EventManagerInterface } from './ManagerInterface.js';
-export { Event, Observer, DataObject, type ObserverInterface } from './Event.js';
+export { Event, Observer, DataObject, type ObserverInterface, type EventData, type ObserverOf } from './Event.js';

@@ -37,11 +37,12 @@ describe('Recommendation: tokens on the dispensary routes', () => {
     return calls.map(([name, req]) => [name, authorization === undefined ? req : req.set('Authorization', authorization)] as const);
   };
 
-  async function expectDenied(routes: readonly (readonly [string, request.Test])[], resource: string) {
+  /** `resource`: the ACL resource the 401 names, or the body it answers. */
+  async function expectDenied(routes: readonly (readonly [string, request.Test])[], resource: string | object) {
     for (const [name, req] of routes) {
       const res = await req;
       expect(res.status, name).to.equal(401);
-      expect(res.body, name).to.deep.equal(denied(resource));
+      expect(res.body, name).to.deep.equal(typeof resource === 'string' ? denied(resource) : resource);
     }
     // Nothing changed.
     expect((await d.read(r.recommendation_id)).items.map((i) => i.qty)).to.deep.equal([1]);
@@ -92,11 +93,15 @@ describe('Recommendation: tokens on the dispensary routes', () => {
   });
 
   describe('when a store-bound token is used outside its store', () => {
-    it('should answer 401 under another store and under all', async () => {
+    it('should answer 401 under another store and under all, saying the token is bound to another store', async () => {
       const token = await d.t.integrationToken({ store: 'default' });
-      await expectDenied(recommendationRoutes('alpha', `Bearer ${token}`), RECOMMENDATION_RESOURCE);
-      await expectDenied(recommendationRoutes('all', `Bearer ${token}`), RECOMMENDATION_RESOURCE);
-      await expectDenied(patientRoutes('alpha', `Bearer ${token}`), PATIENT_RESOURCE);
+      const otherStore = (storeCode: string) => ({
+        message: 'The token is bound to another store and cannot be used with the store "%storeCode". Use the URL of its own store.',
+        parameters: { storeCode },
+      });
+      await expectDenied(recommendationRoutes('alpha', `Bearer ${token}`), otherStore('alpha'));
+      await expectDenied(recommendationRoutes('all', `Bearer ${token}`), otherStore('admin'));
+      await expectDenied(patientRoutes('alpha', `Bearer ${token}`), otherStore('alpha'));
     });
 
     it('should work in its own store', async () => {

@@ -45,7 +45,7 @@ describe('Recommendation: plugins on RecommendationItemManagementInterface', () 
       const old = await d.ageRecommendation(r.recommendation_id);
       const res = await d.add(r.recommendation_id, { recommendation: { items: [{ sku: 'P-2', qty: 1, note: FAIL_AFTER_WRITE }] } });
       expect(res.status).to.equal(500);
-      expect(res.body.message).to.match(/^Internal Error\. Details are available in the log\. Report ID: webapi-[0-9a-f]+$/);
+      expect(res.body.message).to.match(/^Internal Error\. Details are available in Magento log file\. Report ID: webapi-[0-9a-f]+$/);
       const stored = await d.read(r.recommendation_id);
       expect(skus(stored)).to.deep.equal(['P-1']);
       expect(stored.updated_at).to.equal(old);

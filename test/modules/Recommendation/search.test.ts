@@ -128,7 +128,7 @@ describe('Recommendation: patient and recommendation search', () => {
         [f(0, 0, 'updated_at', 'last week', 'gt'), { message: INVALID, parameters: { fieldName: 'searchCriteria[filter_groups][0][filters][0][value]', value: 'last week' } }],
         ['searchCriteria[pageSize]=0', { message: 'Minimum SearchCriteria pageSize is %min', parameters: { min: 1 } }],
         ['searchCriteria[pageSize]=500', { message: 'Maximum SearchCriteria pageSize is %max', parameters: { max: 300 } }],
-        ['searchCriteria[currentPage]=abc', { message: INVALID, parameters: { fieldName: 'searchCriteria[currentPage]', value: 'abc' } }],
+        ['searchCriteria[currentPage]=abc', { message: 'Error occurred during "currentPage" processing. Invalid type for value: "abc". Expected Type: "int".', parameters: { fieldName: 'searchCriteria[currentPage]' } }],
       ] as const) {
         const res = await recommendations(query);
         expect(res.status, query).to.equal(400);

@@ -18,7 +18,7 @@ import {
 } from '#framework';
 import type { PatientInput, PatientInterface } from '../Api/Data/PatientInterface.js';
 import { PATIENT_SEARCH_FIELDS, type PatientRepositoryInterface } from '../Api/PatientRepositoryInterface.js';
-import { PATIENT_SAVE_AFTER } from '../Api/events.js';
+import { PATIENT_SAVE_AFTER, type Events } from '../Api/events.js';
 import { MAX_ID } from '../Api/schemas.js';
 
 export const PATIENT_TABLE = 'dispensary_patient';
@@ -85,7 +85,7 @@ export class PatientRepository implements PatientRepositoryInterface {
     }
     const row = (await db(PATIENT_TABLE).select(COLUMNS).where({ store_id: storeId, email_key: key }).first()) as PatientRow;
     const saved = toPatient(row);
-    await this.events.dispatch(PATIENT_SAVE_AFTER, { patient: saved });
+    await this.events.dispatch(PATIENT_SAVE_AFTER, { patient: saved } satisfies Events[typeof PATIENT_SAVE_AFTER]);
     return saved;
   }
 

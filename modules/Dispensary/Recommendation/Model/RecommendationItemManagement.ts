@@ -8,7 +8,7 @@ import {
   type RecommendationItemsRequest,
 } from '../Api/Data/RecommendationItemInterface.js';
 import type { RecommendationItemManagementInterface } from '../Api/RecommendationItemManagementInterface.js';
-import { ITEMS_ADD_AFTER, ITEMS_DELETE_AFTER, ITEMS_UPDATE_AFTER } from '../Api/events.js';
+import { ITEMS_ADD_AFTER, ITEMS_DELETE_AFTER, ITEMS_UPDATE_AFTER, type Events } from '../Api/events.js';
 import { NewItemRows } from './NewItemRows.js';
 import { RecommendationResource, toItem, toRecommendation, type ItemRow } from './ResourceModel/RecommendationResource.js';
 
@@ -62,7 +62,7 @@ export class RecommendationItemManagement implements RecommendationItemManagemen
       addedIndexes.delete(key); // a later occurrence of an added sku was ignored
       return false;
     });
-    await this.events.dispatch(ITEMS_ADD_AFTER, { recommendation: result, items: recommendation.items, added, ignored });
+    await this.events.dispatch(ITEMS_ADD_AFTER, { recommendation: result, items: recommendation.items, added, ignored } satisfies Events[typeof ITEMS_ADD_AFTER]);
     return result;
   }
 
@@ -102,7 +102,7 @@ export class RecommendationItemManagement implements RecommendationItemManagemen
       await this.resource.touch(row.recommendation_id, row.updated_at);
     }
     const result = toRecommendation(row, items);
-    await this.events.dispatch(ITEMS_UPDATE_AFTER, { recommendation: result, items: recommendation.items, updated, ignored });
+    await this.events.dispatch(ITEMS_UPDATE_AFTER, { recommendation: result, items: recommendation.items, updated, ignored } satisfies Events[typeof ITEMS_UPDATE_AFTER]);
     return result;
   }
 
@@ -120,7 +120,7 @@ export class RecommendationItemManagement implements RecommendationItemManagemen
     const removedIds = new Set(removed.map((item) => item.item_id));
     const result = toRecommendation(row, stored.filter((item) => !removedIds.has(item.item_id)));
     const ignored = ids.filter((id) => !removedIds.has(id.trim().toLowerCase()));
-    await this.events.dispatch(ITEMS_DELETE_AFTER, { recommendation: result, ids, removed, ignored });
+    await this.events.dispatch(ITEMS_DELETE_AFTER, { recommendation: result, ids, removed, ignored } satisfies Events[typeof ITEMS_DELETE_AFTER]);
     return result;
   }
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EventManagerInterface, inject, injectable, nowTimestamp } from '#framework';
 import type { RecommendationCreateRequest, RecommendationInterface } from '../Api/Data/RecommendationInterface.js';
-import { RECOMMENDATION_SAVE_AFTER } from '../Api/events.js';
+import { RECOMMENDATION_SAVE_AFTER, type Events } from '../Api/events.js';
 import { PatientRepositoryInterface } from '../Api/PatientRepositoryInterface.js';
 import type { RecommendationManagementInterface } from '../Api/RecommendationManagementInterface.js';
 import { NewItemRows } from './NewItemRows.js';
@@ -44,7 +44,7 @@ export class RecommendationManagement implements RecommendationManagementInterfa
       return toItem(item, product.sku, product.extension_attributes.stock_item.is_in_stock);
     });
     const created = toRecommendation(row, items);
-    await this.events.dispatch(RECOMMENDATION_SAVE_AFTER, { recommendation: created, items: request.items });
+    await this.events.dispatch(RECOMMENDATION_SAVE_AFTER, { recommendation: created, items: request.items } satisfies Events[typeof RECOMMENDATION_SAVE_AFTER]);
     return created;
   }
 }

@@ -1,4 +1,4 @@
-import { defineDataInterface, type ExtensionAttributes } from '#framework';
+import { defineDataInterface } from '#framework';
 
 /** A patient (a Magento customer of one store) as the web API returns it. */
 export interface PatientInterface {
@@ -8,8 +8,12 @@ export interface PatientInterface {
   email: string;
   store_id: number;
   /** Declared in etc/extension_attributes.xml of any module; filled by modules' plugins. */
-  extension_attributes?: ExtensionAttributes;
+  extension_attributes?: PatientExtensionInterface;
 }
+
+/** Magento's generated `PatientExtensionInterface`: `setup:di:compile` adds every attribute etc/extension_attributes.xml declares. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by module augmentation in generated/
+export interface PatientExtensionInterface {}
 
 export const PatientInterface = defineDataInterface<PatientInterface>('Dispensary\\Recommendation\\Api\\Data\\PatientInterface');
 

@@ -21,9 +21,18 @@ export interface RecommendationInterface {
   updated_at: string;
   /** In the order they were first added. */
   items: RecommendationItemInterface[];
+  /** Declared in other modules' etc/extension_attributes.xml, filled by their plugins. */
+  extension_attributes?: RecommendationExtensionInterface;
   /** After plugins may add fields of their own; they are serialised as they are. Extension attributes go under `extension_attributes`. */
   [extra: string]: unknown;
 }
+
+/**
+ * Magento's generated `RecommendationExtensionInterface`: empty here; `setup:di:compile` adds every
+ * attribute etc/extension_attributes.xml declares (generated/di/*.ts), each optional and nullable.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by module augmentation in generated/
+export interface RecommendationExtensionInterface {}
 
 export const RecommendationInterface = defineDataInterface<RecommendationInterface>('Dispensary\\Recommendation\\Api\\Data\\RecommendationInterface', {
   nested: { items: 'Dispensary\\Recommendation\\Api\\Data\\RecommendationItemInterface[]' },
@@ -39,4 +48,6 @@ export interface RecommendationCreateRequest {
   notify_email?: boolean;
   notify_sms?: boolean;
   items: RecommendationItemInput[];
+  /** The extension attributes the request carried (checked by the web API against etc/extension_attributes.xml). */
+  extension_attributes?: RecommendationExtensionInterface;
 }

@@ -1,4 +1,4 @@
-import { defineDataInterface, type ExtensionAttributes } from '#framework';
+import { defineDataInterface } from '#framework';
 
 /** The fulfillment types, as returned (input is case-insensitive). */
 export const FULFILLMENT_TYPES = ['automatic', 'LC', '1L'] as const;
@@ -22,8 +22,12 @@ export interface RecommendationItemInterface {
   location_id: number | null;
   /** From the catalog's stock status. */
   availability: 'in stock' | 'out of stock';
-  extension_attributes?: ExtensionAttributes;
+  extension_attributes?: RecommendationItemExtensionInterface;
 }
+
+/** Magento's generated `RecommendationItemExtensionInterface`: `setup:di:compile` adds every attribute etc/extension_attributes.xml declares. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by module augmentation in generated/
+export interface RecommendationItemExtensionInterface {}
 
 export const RecommendationItemInterface = defineDataInterface<RecommendationItemInterface>('Dispensary\\Recommendation\\Api\\Data\\RecommendationItemInterface');
 

@@ -1,0 +1,49 @@
+import { defineContract, Joi } from '#framework';
+
+/** An event subscription as Adobe's eventing routes spell it, with the destination URL of our own. */
+export interface EventSubscriptionData {
+  /** `observer.<event_name>`, or an alias of it when `parent` is set. */
+  name: string;
+  /** The event an alias subscription listens to (`observer.<event_name>`); null: `name` itself. */
+  parent: string | null;
+  /** Dot paths into the event data: only these are sent. Empty: all of it. */
+  fields: { name: string }[];
+  rules: { field: string; operator: string; value?: string }[];
+  /** The http(s) URL events are POSTed to (same host rules and signing as webhooks). */
+  destination: string;
+  /** Kept for Adobe's body; every subscription is delivered the same way here. */
+  priority: boolean;
+  /** `api`, or the io_events.xml file that declares it. */
+  source?: string;
+}
+
+export interface EventSubscriptionManagementInterface {
+  /** Adds or replaces the subscription of that name; answers it, with its secret when generated (shown once). */
+  subscribe(event: Partial<EventSubscriptionData> & { secret?: string }): Promise<EventSubscriptionData & { secret?: string }>;
+  unsubscribe(name: string): Promise<boolean>;
+  getList(): Promise<EventSubscriptionData[]>;
+}
+
+const EVENT_NAME = Joi.string().pattern(/^[a-z0-9_.]+$/).max(255);
+
+export const eventSubscriptionSchema = Joi.object({
+  name: EVENT_NAME.required(),
+  parent: EVENT_NAME.allow(null).default(null),
+  fields: Joi.array().items(Joi.object({ name: Joi.string().max(255).required() })).max(100).default([]),
+  rules: Joi.array()
+    .items(Joi.object({ field: Joi.string().max(255).required(), operator: Joi.string().max(32).required(), value: Joi.alternatives(Joi.string().allow(''), Joi.number(), Joi.boolean()) }))
+    .max(100)
+    .default([]),
+  destination: Joi.string().max(2048).required(),
+  priority: Joi.boolean().default(false),
+  secret: Joi.string().pattern(/^whsec_[A-Za-z0-9+/]{32,88}={0,2}$/),
+});
+
+export const EventSubscriptionManagementInterface = defineContract<EventSubscriptionManagementInterface>('Dispensary\\Eventing\\Api\\EventSubscriptionManagementInterface', {
+  subscribe: {
+    params: [{ name: 'event', schema: eventSubscriptionSchema.required() }],
+    description: 'Subscribe an event (Adobe eventing body plus destination); the generated secret is answered once',
+  },
+  unsubscribe: { params: [{ name: 'name', schema: EVENT_NAME.required() }], description: 'Unsubscribe an event' },
+  getList: { params: [], description: 'Every event subscription: io_events.xml and run-time ones' },
+});

@@ -1,0 +1,46 @@
+import { FrameworkServices, inject, injectable, RefreshingValue, type ModuleDefinition } from '#framework';
+import { readIoEventsXml } from './IoEventsXml.js';
+import { sourceEvent, type Subscription } from './Subscription.js';
+import { SubscriptionRepository } from './SubscriptionRepository.js';
+
+const REFRESH_MS = 1000;
+
+/** io_events.xml (read once) and run-time subscriptions (read again at most once a second), by the event they listen to. */
+@injectable()
+export class SubscriptionRegistry {
+  private xml?: Subscription[];
+  private readonly loaded = new RefreshingValue(() => this.load(), REFRESH_MS);
+
+  constructor(
+    @inject(FrameworkServices.ModuleList) private readonly modules: readonly ModuleDefinition[],
+    @inject('Dispensary\\Eventing\\Model\\SubscriptionRepository') private readonly repository: SubscriptionRepository,
+  ) {}
+
+  async forEvent(eventName: string): Promise<readonly Subscription[]> {
+    return (await this.loaded.get()).byEvent.get(eventName) ?? [];
+  }
+
+  async byName(name: string): Promise<Subscription | undefined> {
+    return (await this.loaded.get()).byName.get(name);
+  }
+
+  async all(): Promise<Subscription[]> {
+    return [...(await this.loaded.get()).byName.values()];
+  }
+
+  invalidate(): void {
+    this.loaded.invalidate();
+  }
+
+  private async load(): Promise<{ byEvent: Map<string, Subscription[]>; byName: Map<string, Subscription> }> {
+    this.xml ??= readIoEventsXml(this.modules);
+    const byName = new Map<string, Subscription>();
+    for (const subscription of [...this.xml, ...(await this.repository.all())]) byName.set(subscription.name, subscription);
+    const byEvent = new Map<string, Subscription[]>();
+    for (const subscription of byName.values()) {
+      const event = sourceEvent(subscription);
+      byEvent.set(event, [...(byEvent.get(event) ?? []), subscription]);
+    }
+    return { byEvent, byName };
+  }
+}

@@ -1,0 +1,25 @@
+import type { WebhookData } from '../Api/WebhookManagementInterface.js';
+
+/** A hook ready to call: its definition and the signing secret in clear (kept in memory only). */
+export interface Hook extends WebhookData {
+  /** `whsec_...`, or (webhooks.xml) `env:NAME`: read when the hook is called. */
+  readonly secret: string;
+  /** `api`, or the webhooks.xml file that declares it. */
+  readonly source: string;
+}
+
+/** The hook's identity: unique across the system. */
+export function hookKey(hook: Pick<WebhookData, 'webhook_method' | 'webhook_type' | 'batch_name' | 'hook_name'>): string {
+  return `${hook.webhook_method} ${hook.webhook_type} ${hook.batch_name} ${hook.hook_name}`;
+}
+
+/** What logs and metrics call it (never its URL's query or its headers: they may carry credentials). */
+export function hookLabel(hook: Pick<WebhookData, 'webhook_method' | 'webhook_type' | 'batch_name' | 'hook_name'>): string {
+  return `${hook.webhook_method}:${hook.webhook_type}:${hook.batch_name}:${hook.hook_name}`;
+}
+
+/** The secret in clear, or null when an `env:` secret is not set. */
+export function secretOf(hook: Hook, env: NodeJS.ProcessEnv = process.env): string | null {
+  if (!hook.secret.startsWith('env:')) return hook.secret;
+  return env[hook.secret.slice(4)] || null;
+}
