@@ -17,13 +17,21 @@
  * latency records, CPU per request of all the processes, RSS summed); the report's title says
  * how many processes each server ran as. PostgreSQL or MySQL only: on SQLite --processes > 1 is
  * refused with a message (SQLite is one writer; N processes on one file measure its write lock,
- * "database is locked" answers, not a load-balanced deployment), which also leaves raw, the
- * SQLite-only reference, a single process always. --profile is single-process and refused with
+ * "database is locked" answers, not a load-balanced deployment); raw, the reference, is a single
+ * process always. --profile is single-process and refused with
  * --processes > 1; --async and --scenario login-flood ignore --processes.
+ * --async --statements: statements the db-queue consumer sends per operation (counted at the driver).
+ * --async [--operations N] [--consumers 1,2,4] [--batch-size N] [--no-sync]: the consumers' batch
+ * size (CONSUMER_BATCH_SIZE; 1: one operation per transaction, as before batching), without the
+ * synchronous route's run.
  * --scenario login-flood [--seconds S] [--baseline <ref>]: only the login-flood measurement
  * (bench/lib/loginFlood.ts), written to var/bench/login-flood.{json,md}.
+ * --scenario webhooks [--requests N] [--events N]: the latency of one before-webhook on Add Items
+ * and the event delivery rate with 1 and 2 consumers (bench/lib/webhooksBench.ts), written to
+ * var/bench/webhooks-results.{json,md}.
  * DATABASE_URL=mysql://... or
- * postgres://... runs on that server in a database / schema of its own (raw is SQLite-only).
+ * postgres://... runs on that server in a database / schema of its own (raw is bench/servers/raw.ts
+ * on SQLite, bench/servers/rawPostgres.ts on PostgreSQL, left out on MySQL).
  */
 import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
@@ -31,12 +39,13 @@ import path from 'node:path';
 import { PROJECT_ROOT } from '../app/bootstrap/paths.js';
 import { readDeploymentConfig } from '../app/bootstrap/DeploymentConfig.js';
 import { prepareBaseline } from './lib/baseline.js';
-import { asyncMarkdown, runAsyncBench } from './lib/asyncBench.js';
+import { asyncMarkdown, runAsyncBench, runStatementProbe } from './lib/asyncBench.js';
 import { processesRefusal, runBench, type BenchOptions } from './lib/bench.js';
 import { FULL_SHAPE, SCENARIOS, SMOKE_SHAPE, type Scenario } from './lib/data.js';
 import { ALL_SERVER_KINDS, SERVER_KINDS, type ServerKind } from './lib/proc.js';
 import { floodMarkdown, runLoginFlood } from './lib/loginFlood.js';
 import { markdown } from './lib/report.js';
+import { runWebhooksBench, webhooksMarkdown } from './lib/webhooksBench.js';
 import { benchOnSqlite } from './lib/seed.js';
 
 process.env.LOG_LEVEL ??= 'warn';
@@ -117,12 +126,19 @@ async function asyncMain(argv: readonly string[]): Promise<void> {
   const value = (flag: string) => (argv.includes(flag) ? argv[argv.indexOf(flag) + 1] : undefined);
   const smoke = argv.includes('--smoke');
   const dir = path.join(PROJECT_ROOT, 'var', 'bench');
+  if (argv.includes('--statements')) {
+    const probe = await runStatementProbe({ dir, operations: 0, bulkSize: 1000, consumerCounts: [], amqpUrl: null, log: () => undefined });
+    process.stdout.write(`db queue consumer on ${probe.database}: ${probe.perOperation.toFixed(2)} statements per operation\n${JSON.stringify(probe.bySql, null, 2)}\n`);
+    return;
+  }
   const report = await runAsyncBench({
     dir,
     operations: Number(value('--operations') ?? (smoke ? 200 : 10_000)),
     bulkSize: 1000,
     consumerCounts: (value('--consumers') ?? (smoke ? '1,2' : '1,2,4')).split(',').map(Number),
     amqpUrl: readDeploymentConfig().amqpUrl,
+    batchSize: value('--batch-size') === undefined ? undefined : Number(value('--batch-size')),
+    skipSync: argv.includes('--no-sync'),
     log: (line) => process.stdout.write(`${line}\n`),
   });
   const text = asyncMarkdown(report);
@@ -134,6 +150,7 @@ async function asyncMain(argv: readonly string[]): Promise<void> {
 async function main(): Promise<void> {
   if (process.argv.includes('--scenario') && process.argv[process.argv.indexOf('--scenario') + 1] === 'login-flood') return loginFlood(process.argv.slice(2));
   if (process.argv.includes('--async')) return asyncMain(process.argv.slice(2));
+  if (process.argv.includes('--scenario') && process.argv[process.argv.indexOf('--scenario') + 1] === 'webhooks') return webhooksMain(process.argv.slice(2));
   let options = benchOptions(process.argv.slice(2));
   // Before the baseline's build: a refusal should not cost minutes.
   const refusal = processesRefusal(options.processes, benchOnSqlite(), options.profileSeconds !== null);
@@ -165,6 +182,23 @@ async function loginFlood(argv: readonly string[]): Promise<void> {
   writeFileSync(path.join(options.dir, 'login-flood.json'), `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(path.join(options.dir, 'login-flood.md'), text);
   process.stdout.write(`\n${text}\nWritten: var/bench/login-flood.{json,md}\n`);
+}
+
+/** `--scenario webhooks [--smoke] [--requests N] [--events N]`: bench/lib/webhooksBench.ts. */
+async function webhooksMain(argv: readonly string[]): Promise<void> {
+  const value = (flag: string) => (argv.includes(flag) ? argv[argv.indexOf(flag) + 1] : undefined);
+  const smoke = argv.includes('--smoke');
+  const dir = path.join(PROJECT_ROOT, 'var', 'bench');
+  const report = await runWebhooksBench({
+    dir,
+    requests: Number(value('--requests') ?? (smoke ? 40 : 1000)),
+    events: Number(value('--events') ?? (smoke ? 50 : 2000)),
+    log: (line) => process.stdout.write(`${line}\n`),
+  });
+  const text = webhooksMarkdown(report);
+  writeFileSync(path.join(dir, 'webhooks-results.json'), `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(path.join(dir, 'webhooks-results.md'), text);
+  process.stdout.write(`\n${text}\nWritten: var/bench/webhooks-results.json, var/bench/webhooks-results.md\n`);
 }
 
 // Run only as the entry point (the smoke test imports benchOptions / writeResults).

@@ -26,6 +26,7 @@ import { parseDatabaseUrl } from '../../app/framework/db/dialect.js';
 import { deleteTopology } from '../../app/framework/queue/AmqpQueueConnection.js';
 import { ServerProcess } from './proc.js';
 import { createBenchDatabase, type BenchDatabase } from './seed.js';
+import { StatementCounter } from './statementCounter.js';
 
 export interface AsyncBenchOptions {
   readonly dir: string;
@@ -33,6 +34,10 @@ export interface AsyncBenchOptions {
   readonly bulkSize: number;
   readonly consumerCounts: readonly number[];
   readonly amqpUrl: string | null;
+  /** CONSUMER_BATCH_SIZE of the consumers; undefined: their default. */
+  readonly batchSize?: number;
+  /** Leave out the synchronous route's run (`--no-sync`, when only consumer settings are compared). */
+  readonly skipSync?: boolean;
   readonly log: (line: string) => void;
 }
 
@@ -49,6 +54,8 @@ export interface DrainResult {
 
 export interface AsyncBenchReport {
   readonly operations: number;
+  /** The consumers' batch size (CONSUMER_BATCH_SIZE), or 'default'. */
+  readonly batchSize: number | 'default';
   readonly database: string;
   readonly drains: DrainResult[];
   readonly sync: { readonly clients: number; readonly seconds: number; readonly perSecond: number };
@@ -116,6 +123,7 @@ function spawnConsumer(databaseUrl: string, env: Record<string, string>): { chil
 async function drainRun(options: AsyncBenchOptions, queue: 'db' | 'amqp', consumers: number): Promise<DrainResult> {
   const prefix = `bench.${process.pid}.${randomBytes(3).toString('hex')}.`;
   const env: Record<string, string> = { QUEUE_PREFIX: prefix, AMQP_URL: queue === 'amqp' ? options.amqpUrl! : '' };
+  if (options.batchSize !== undefined) env.CONSUMER_BATCH_SIZE = String(options.batchSize);
   const seeded = await seedRun(options, `async-${queue}-${consumers}`, env);
   const knex = knexFactory({ ...parseDatabaseUrl(seeded.database.url).config, pool: { min: 0, max: 1 } });
   const children: ChildProcess[] = [];
@@ -201,6 +209,60 @@ async function syncRun(options: AsyncBenchOptions, clients: number): Promise<Asy
   }
 }
 
+export interface StatementProbe {
+  readonly database: string;
+  /** Statements the consumer process sent per operation on the db queue (claim, load, BEGIN ... COMMIT, ack). */
+  readonly perOperation: number;
+  /** The same, by the statement's first words, per operation. */
+  readonly bySql: Record<string, number>;
+}
+
+/**
+ * `--statements`: how many statements the db-queue consumer sends per Add Items operation,
+ * counted at the driver in this process (bench/lib/statementCounter.ts). Two consumer runs of
+ * `small` and `large` operations, so the start-up's own statements cancel out.
+ */
+export async function runStatementProbe(options: AsyncBenchOptions, small = 40, large = 240): Promise<StatementProbe> {
+  const prefix = `bench.${process.pid}.${randomBytes(3).toString('hex')}.`;
+  const env: Record<string, string> = { QUEUE_PREFIX: prefix, AMQP_URL: '' };
+  const seeded = await seedRun({ ...options, operations: small + large }, 'async-statements', env);
+  try {
+    const elements = Array.from({ length: small + large }, (_, k) => element(seeded, k));
+    const res = await fetch(`${seeded.server.url}${BULK_URL}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${seeded.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(elements),
+    });
+    if (res.status !== 202) throw new Error(`bulk not accepted: ${await res.text()}`);
+    const consume = async (n: number): Promise<StatementCounter> => {
+      const counter = new StatementCounter().install();
+      try {
+        const err: string[] = [];
+        const code = await runCli(['node', 'cli', 'queue:consumers:start', 'async.operations.all', '--max-messages', String(n)], { out: () => undefined, err: (l) => err.push(l) }, {
+          databaseUrl: seeded.database.url,
+          queuePrefix: prefix,
+          amqpUrl: null,
+        });
+        if (code !== 0) throw new Error(`consumer failed: ${err.join('\n')}`);
+      } finally {
+        counter.uninstall();
+      }
+      return counter;
+    };
+    const first = await consume(small);
+    const second = await consume(large);
+    const bySql: Record<string, number> = {};
+    for (const [sql, n] of second.sql) {
+      const perOp = (n - (first.sql.get(sql) ?? 0)) / (large - small);
+      if (Math.abs(perOp) >= 0.005) bySql[sql] = Number(perOp.toFixed(3));
+    }
+    return { database: seeded.database.dialect, perOperation: (second.count - first.count) / (large - small), bySql };
+  } finally {
+    await seeded.server.stop();
+    await seeded.database.release();
+  }
+}
+
 export async function runAsyncBench(options: AsyncBenchOptions): Promise<AsyncBenchReport> {
   const drains: DrainResult[] = [];
   const queues: ('db' | 'amqp')[] = options.amqpUrl ? ['db', 'amqp'] : ['db'];
@@ -215,14 +277,14 @@ export async function runAsyncBench(options: AsyncBenchOptions): Promise<AsyncBe
     }
   }
   const clients = Math.max(...options.consumerCounts);
-  const sync = await syncRun(options, clients);
-  options.log(`synchronous route, ${clients} clients: ${sync.perSecond.toFixed(0)} ops/s (${sync.seconds.toFixed(1)} s)`);
-  return { operations: options.operations, database: databaseUrl().split(':')[0]!, drains, sync };
+  const sync = options.skipSync ? { clients, seconds: 0, perSecond: 0 } : await syncRun(options, clients);
+  if (!options.skipSync) options.log(`synchronous route, ${clients} clients: ${sync.perSecond.toFixed(0)} ops/s (${sync.seconds.toFixed(1)} s)`);
+  return { operations: options.operations, batchSize: options.batchSize ?? 'default', database: databaseUrl().split(':')[0]!, drains, sync };
 }
 
 export function asyncMarkdown(report: AsyncBenchReport): string {
   const lines = [
-    `### Asynchronous web API: ${report.operations} Add Items operations (${report.database})`,
+    `### Asynchronous web API: ${report.operations} Add Items operations (${report.database}, consumer batch size ${report.batchSize})`,
     '',
     '| queue | consumers | accept (ops/s) | bulk requests/s | drain (ops/s) | drain time (s) |',
     '|---|---:|---:|---:|---:|---:|',
@@ -230,7 +292,9 @@ export function asyncMarkdown(report: AsyncBenchReport): string {
       (d) => `| ${d.queue} | ${d.consumers} | ${d.acceptedPerSecond.toFixed(0)} | ${d.bulkRequestsPerSecond.toFixed(2)} | ${d.drainedPerSecond.toFixed(0)} | ${d.drainSeconds.toFixed(1)} |`,
     ),
     '',
-    `Synchronous route, same work, ${report.sync.clients} concurrent clients: ${report.sync.perSecond.toFixed(0)} ops/s (${report.sync.seconds.toFixed(1)} s).`,
+    report.sync.seconds === 0
+      ? 'Synchronous route: not run (--no-sync).'
+      : `Synchronous route, same work, ${report.sync.clients} concurrent clients: ${report.sync.perSecond.toFixed(0)} ops/s (${report.sync.seconds.toFixed(1)} s).`,
     '',
   ];
   return lines.join('\n');

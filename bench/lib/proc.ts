@@ -18,7 +18,7 @@ export const SERVER_TITLES: Record<ServerKind, string> = {
   service: 'service (this framework)',
   baseline: 'service at the baseline revision',
   express: 'Express + knex',
-  raw: 'raw node:http + better-sqlite3',
+  raw: 'raw node:http + better-sqlite3 / pg',
 };
 
 /** Where each server's entry point lives under a project root (the baseline has a root of its own). */
@@ -28,6 +28,12 @@ const ENTRY: Record<ServerKind, string[]> = {
   express: ['dist', 'bench', 'servers', 'express.js'],
   raw: ['dist', 'bench', 'servers', 'raw.js'],
 };
+
+/** The raw reference of the database's dialect: raw.ts on SQLite, rawPostgres.ts on PostgreSQL. */
+function entry(kind: ServerKind, databaseUrl: string): string[] {
+  if (kind === 'raw' && /^postgres(ql)?:\/\//.test(databaseUrl)) return ['dist', 'bench', 'servers', 'rawPostgres.js'];
+  return ENTRY[kind];
+}
 
 export async function freePort(): Promise<number> {
   return (await freePorts(1))[0]!;
@@ -146,7 +152,7 @@ export class ServerProcess {
   static async start(kind: ServerKind, options: ServerOptions): Promise<ServerProcess> {
     const port = options.port ?? (await freePort());
     const root = options.root ?? PROJECT_ROOT;
-    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), path.join(root, ...ENTRY[kind])], {
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), path.join(root, ...entry(kind, options.databaseUrl))], {
       cwd: root,
       env: {
         ...process.env,

@@ -14,8 +14,11 @@ import pino from 'pino';
 import { Application } from '../../app/bootstrap/Application.js';
 import { databaseUrl } from '../../app/bootstrap/DeploymentConfig.js';
 import { runCli } from '../../app/cli/Cli.js';
-import { parseDatabaseUrl, type Dialect } from '../../app/framework/db/dialect.js';
+import { DEFAULT_DATABASE_TIMEOUTS, parseDatabaseUrl, type Dialect } from '../../app/framework/db/dialect.js';
 import { productSku, seededProduct, STORE_CODE, type DataShape, type SeededIds } from './data.js';
+
+/** The seed and the reset between runs are no requests: no statement bound (DB_STATEMENT_TIMEOUT_MS). */
+const UNBOUNDED_STATEMENTS = { ...DEFAULT_DATABASE_TIMEOUTS, statementMs: 0 };
 
 export interface BenchDatabase {
   readonly url: string;
@@ -99,7 +102,7 @@ export async function seed(database: BenchDatabase, shape: DataShape): Promise<S
   if (code !== 0) throw new Error(`integration:token:create failed: ${err.join('\n')}`);
   const token = out.filter((line) => line.trim() !== '').pop()!.trim();
 
-  const settings = parseDatabaseUrl(database.url);
+  const settings = parseDatabaseUrl(database.url, UNBOUNDED_STATEMENTS);
   const knex = knexFactory({ ...settings.config, pool: { ...(settings.config.pool ?? {}), min: 0, max: 1 } });
   try {
     const result = await fill(knex, shape);
@@ -224,7 +227,7 @@ export class Resetter {
   private readonly knex: Knex;
 
   constructor(url: string, private readonly maxSeededItem: number) {
-    const settings = parseDatabaseUrl(url);
+    const settings = parseDatabaseUrl(url, UNBOUNDED_STATEMENTS);
     this.knex = knexFactory({ ...settings.config, pool: { ...(settings.config.pool ?? {}), min: 0, max: 1 } });
   }
 

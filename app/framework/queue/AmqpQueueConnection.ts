@@ -2,17 +2,28 @@
  * RabbitMQ through amqplib. The service declares its own topology (durable exchange, queues and
  * dead-letter queue) on every channel it opens, so an empty broker, or one restarted without its
  * definitions, works at once. Publishing uses a confirm channel: publish() returns only when the
- * broker has taken every message. Consumers take one message at a time (prefetch 1), acknowledge
- * after the work, and reconnect by themselves with backoff when the broker goes away.
+ * broker has taken every message. Consumers take one message at a time (prefetch 1), or a batch
+ * (prefetch = batch size), acknowledge after the work, and reconnect by themselves with backoff when the broker goes away.
  */
 import amqp from 'amqplib';
 import type { ChannelModel, Channel, ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { Logger } from '../logger.js';
-import { QueueUnavailableError, sleep, type ConsumeOptions, type Delivery, type QueueConnection, type QueueDepth } from './QueueConnection.js';
+import { QueueUnavailableError, sleep, type BatchConsumeOptions, type ConsumeOptions, type Delivery, type DeliveryBatch, type QueueConnection, type QueueDepth } from './QueueConnection.js';
 import { topology, type Topology } from './Topology.js';
 
-const CONFIRM_TIMEOUT_MS = 10_000;
 const MAX_RECONNECT_DELAY_MS = 5_000;
+
+/** How long a publisher or consumer waits on a broker it cannot hear (docs/operating-several-hosts.md). */
+export interface AmqpTimeouts {
+  /** AMQP_HEARTBEAT_SECONDS: a broker silent for twice this is taken as gone (unless the URL sets `heartbeat`). */
+  readonly heartbeatSeconds: number;
+  /** AMQP_CONNECT_TIMEOUT_MS: opening the connection. */
+  readonly connectMs: number;
+  /** AMQP_CONFIRM_TIMEOUT_MS: the broker's confirm of published messages; past it the request answers 503. */
+  readonly confirmMs: number;
+}
+
+export const DEFAULT_AMQP_TIMEOUTS: AmqpTimeouts = { heartbeatSeconds: 10, connectMs: 5000, confirmMs: 10_000 };
 
 export class AmqpQueueConnection implements QueueConnection {
   readonly type = 'amqp';
@@ -23,13 +34,14 @@ export class AmqpQueueConnection implements QueueConnection {
     private readonly url: string,
     private readonly names: Topology,
     private readonly logger: Logger,
+    private readonly timeouts: AmqpTimeouts = DEFAULT_AMQP_TIMEOUTS,
   ) {}
 
   private async connect(): Promise<ChannelModel> {
     // A short heartbeat notices a broker that vanished without closing the socket.
     const url = new URL(this.url);
-    if (!url.searchParams.has('heartbeat')) url.searchParams.set('heartbeat', '10');
-    const connection = await amqp.connect(url.toString(), { timeout: 5000 });
+    if (!url.searchParams.has('heartbeat')) url.searchParams.set('heartbeat', String(this.timeouts.heartbeatSeconds));
+    const connection = await amqp.connect(url.toString(), { timeout: this.timeouts.connectMs });
     connection.on('error', (error: unknown) => this.logger.warn({ err: error }, 'AMQP connection error'));
     return connection;
   }
@@ -87,7 +99,7 @@ export class AmqpQueueConnection implements QueueConnection {
       }
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error('no publisher confirm in time')), CONFIRM_TIMEOUT_MS);
+        timer = setTimeout(() => reject(new Error('no publisher confirm in time')), this.timeouts.confirmMs);
       });
       try {
         await Promise.race([channel.waitForConfirms(), timeout]);
@@ -103,7 +115,11 @@ export class AmqpQueueConnection implements QueueConnection {
     }
   }
 
-  async consume(queue: string, handler: (delivery: Delivery) => Promise<void>, options: ConsumeOptions): Promise<number> {
+  consume(queue: string, handler: (delivery: Delivery) => Promise<void>, options: ConsumeOptions): Promise<number> {
+    return this.consumeBatches(queue, (batch) => handler(batch.deliveries[0]!), { ...options, batchSize: 1, batchWaitMs: 0 });
+  }
+
+  async consumeBatches(queue: string, handler: (batch: DeliveryBatch) => Promise<void>, options: BatchConsumeOptions): Promise<number> {
     let handled = 0;
     let delay = 250;
     const left = (): number | undefined => (options.maxMessages === undefined ? undefined : options.maxMessages - handled);
@@ -118,7 +134,7 @@ export class AmqpQueueConnection implements QueueConnection {
         continue;
       }
       delay = 250;
-      const session = new ConsumerSession(connection, queue, handler, options.signal, left(), this.logger, options.onConsuming);
+      const session = new ConsumerSession(connection, queue, handler, options, left(), this.logger);
       try {
         const channel = await connection.createChannel();
         await this.declare(channel);
@@ -155,31 +171,39 @@ export class AmqpQueueConnection implements QueueConnection {
   }
 }
 
-/** One connection's worth of consuming; ends normally (count) or with the connection's loss (throws). */
+/**
+ * One connection's worth of consuming; ends normally (count) or with the connection's loss
+ * (throws). Prefetch is the batch size: messages are gathered until the batch is full or its
+ * wait is over, handed over together, and the next batch starts once this one is settled.
+ */
 class ConsumerSession {
   count = 0;
   private busy = false;
   private finished = false;
+  private readonly waiting: ConsumeMessage[] = [];
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly connection: ChannelModel,
     private readonly queue: string,
-    private readonly handler: (delivery: Delivery) => Promise<void>,
-    private readonly signal: AbortSignal,
+    private readonly handler: (batch: DeliveryBatch) => Promise<void>,
+    private readonly options: BatchConsumeOptions,
     private readonly limit: number | undefined,
     private readonly logger: Logger,
-    private readonly onConsuming?: () => void,
   ) {}
 
   run(channel: Channel): Promise<number> {
+    const { signal, onConsuming } = this.options;
+    const size = Math.max(1, this.options.batchSize);
     return new Promise<number>((resolve, reject) => {
       let consumerTag: string | undefined;
       const finish = (error?: Error): void => {
         if (this.finished) return;
         this.finished = true;
-        this.signal.removeEventListener('abort', onAbort);
+        clearTimeout(this.timer);
+        signal.removeEventListener('abort', onAbort);
         if (error) return reject(error);
-        // Unacknowledged messages (none while idle) go back to the queue when the channel closes.
+        // Unacknowledged messages (those gathered for a batch not started) go back to the queue when the channel closes.
         const cancel = consumerTag ? channel.cancel(consumerTag) : Promise.resolve();
         cancel.then(
           () => resolve(this.count),
@@ -189,35 +213,49 @@ class ConsumerSession {
       const onAbort = (): void => {
         if (!this.busy) finish();
       };
-      this.signal.addEventListener('abort', onAbort);
+      signal.addEventListener('abort', onAbort);
       this.connection.on('close', () => finish(new Error('the broker connection closed')));
       channel.on('error', (error: unknown) => this.logger.warn({ err: error }, 'AMQP consumer channel error'));
-      const onMessage = async (message: ConsumeMessage | null): Promise<void> => {
-        if (message === null) return finish(new Error('the broker cancelled the consumer'));
-        if (this.finished) return; // redelivered to someone else when this channel closes
+      const next = (): void => {
+        if (this.busy || this.finished || this.waiting.length === 0) return;
+        if (this.waiting.length >= size || this.options.batchWaitMs <= 0) return void flush();
+        this.timer ??= setTimeout(() => void flush(), this.options.batchWaitMs);
+      };
+      const flush = async (): Promise<void> => {
+        clearTimeout(this.timer);
+        this.timer = undefined;
+        if (this.busy || this.finished) return;
+        const room = this.limit === undefined ? size : Math.min(size, this.limit - this.count);
+        const messages = this.waiting.splice(0, room);
+        if (messages.length === 0) return;
         this.busy = true;
+        const deliveries = messages.map((message) => delivery(channel, message));
         try {
-          await this.handler(delivery(channel, message));
+          await this.handler({ deliveries, ack: async (some) => Promise.all(some.map((d) => d.ack())).then(() => undefined) });
+          for (const d of deliveries) if (!d.settled) d.giveBack();
         } catch (error) {
           this.logger.error({ err: error }, 'consumer: handler failed; the message goes back to the queue');
           await sleep(1000);
-          try {
-            channel.nack(message, false, true);
-          } catch {
-            /* the channel is gone: the broker requeues it anyway */
-          }
+          for (const d of deliveries) if (!d.settled) d.giveBack();
         } finally {
           this.busy = false;
         }
-        this.count++;
-        if (this.signal.aborted || (this.limit !== undefined && this.count >= this.limit)) finish();
+        this.count += messages.length;
+        if (signal.aborted || (this.limit !== undefined && this.count >= this.limit)) return finish();
+        next();
+      };
+      const onMessage = (message: ConsumeMessage | null): void => {
+        if (message === null) return finish(new Error('the broker cancelled the consumer'));
+        if (this.finished) return; // redelivered to someone else when this channel closes
+        this.waiting.push(message);
+        next();
       };
       void (async () => {
         try {
-          await channel.prefetch(1);
-          ({ consumerTag } = await channel.consume(this.queue, (message) => void onMessage(message), { noAck: false }));
-          if (this.signal.aborted) finish();
-          else this.onConsuming?.();
+          await channel.prefetch(size);
+          ({ consumerTag } = await channel.consume(this.queue, onMessage, { noAck: false }));
+          if (signal.aborted) finish();
+          else onConsuming?.();
         } catch (error) {
           finish(error as Error);
         }
@@ -226,9 +264,18 @@ class ConsumerSession {
   }
 }
 
-function delivery(channel: Channel, message: ConsumeMessage): Delivery {
+interface AmqpDelivery extends Delivery {
+  /** Acknowledged, requeued or dead-lettered. */
+  readonly settled: boolean;
+  /** Back to the queue at once (a delivery its handler left unsettled). */
+  giveBack(): void;
+}
+
+function delivery(channel: Channel, message: ConsumeMessage): AmqpDelivery {
+  let settled = false;
   // After the connection is lost, ack/nack throw: the broker redelivers the message anyway.
   const safely = (fn: () => void): void => {
+    settled = true;
     try {
       fn();
     } catch {
@@ -238,12 +285,17 @@ function delivery(channel: Channel, message: ConsumeMessage): Delivery {
   return {
     body: message.content.toString('utf8'),
     redelivered: message.fields.redelivered,
+    get settled() {
+      return settled;
+    },
     ack: async () => safely(() => channel.ack(message)),
     requeue: async (delayMs) => {
+      settled = true;
       await sleep(delayMs);
       safely(() => channel.nack(message, false, true));
     },
     deadLetter: async () => safely(() => channel.nack(message, false, false)),
+    giveBack: () => safely(() => channel.nack(message, false, true)),
   };
 }
 

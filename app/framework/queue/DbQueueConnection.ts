@@ -2,7 +2,9 @@
  * The `db` queue: messages are rows of `queue_message` in the service's own database (the table
  * comes with Dispensary_AsynchronousOperations' migrations), so SQLite alone is enough. A consumer
  * claims a row by moving its `available_at` past now plus the lock timeout; acknowledging deletes
- * it. A consumer that dies leaves its row to reappear when the lock expires (at-least-once).
+ * it. A batch consumer claims up to its batch size of rows in one statement (under a token of the
+ * claim's own in `locked_by`) and acknowledges them in one. A consumer that dies leaves its rows
+ * to reappear when the lock expires (at-least-once).
  * PostgreSQL and MySQL/MariaDB claim with `FOR UPDATE SKIP LOCKED`, so consumers never wait on
  * each other; SQLite (one writer at a time anyway) claims with a compare-and-set update.
  */
@@ -10,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { hasRowLocks, type Dialect } from '../db/dialect.js';
 import type { Logger } from '../logger.js';
-import { sleep, type ConsumeOptions, type Delivery, type QueueConnection, type QueueDepth } from './QueueConnection.js';
+import { sleep, type BatchConsumeOptions, type ConsumeOptions, type Delivery, type DeliveryBatch, type QueueConnection, type QueueDepth } from './QueueConnection.js';
 import { queueForTopic, type Topology } from './Topology.js';
 
 export const QUEUE_MESSAGE_TABLE = 'queue_message';
@@ -24,9 +26,21 @@ interface MessageRow {
   attempts: number;
 }
 
+/** Rows taken by one claim statement, locked under its token. */
+interface Claim {
+  readonly token: string;
+  readonly rows: MessageRow[];
+}
+
+interface DbDelivery extends Delivery {
+  readonly id: number;
+  readonly token: string;
+  /** Acknowledged, requeued or dead-lettered: what is left unsettled goes back to the queue. */
+  settled: boolean;
+}
+
 export class DbQueueConnection implements QueueConnection {
   readonly type = 'db';
-  private readonly owner = randomUUID();
 
   constructor(
     private readonly knex: Knex,
@@ -45,14 +59,26 @@ export class DbQueueConnection implements QueueConnection {
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) await db(QUEUE_MESSAGE_TABLE).insert(rows.slice(i, i + INSERT_CHUNK));
   }
 
-  async consume(queue: string, handler: (delivery: Delivery) => Promise<void>, options: ConsumeOptions): Promise<number> {
+  consume(queue: string, handler: (delivery: Delivery) => Promise<void>, options: ConsumeOptions): Promise<number> {
+    return this.consumeBatches(queue, (batch) => handler(batch.deliveries[0]!), { ...options, batchSize: 1, batchWaitMs: 0 });
+  }
+
+  async consumeBatches(queue: string, handler: (batch: DeliveryBatch) => Promise<void>, options: BatchConsumeOptions): Promise<number> {
     let handled = 0;
     let delay = 250;
     let consuming = false;
-    while (!options.signal.aborted && (options.maxMessages === undefined || handled < options.maxMessages)) {
-      let row: MessageRow | null;
+    const left = (): number => (options.maxMessages === undefined ? Infinity : options.maxMessages - handled);
+    while (!options.signal.aborted && left() > 0) {
+      const size = Math.max(1, Math.min(options.batchSize, left()));
+      let claims: Claim[];
       try {
-        row = await this.claim(queue);
+        claims = await this.claim(queue, size);
+        // A started batch waits (once, bounded) for more messages to fill it.
+        const rows = claims.reduce((n, claim) => n + claim.rows.length, 0);
+        if (rows > 0 && rows < size && options.batchWaitMs > 0) {
+          await sleep(options.batchWaitMs, options.signal);
+          if (!options.signal.aborted) claims = claims.concat(await this.claim(queue, size - rows));
+        }
         delay = 250;
         if (!consuming) options.onConsuming?.();
         consuming = true;
@@ -63,74 +89,87 @@ export class DbQueueConnection implements QueueConnection {
         delay = Math.min(delay * 2, 5000);
         continue;
       }
-      if (!row) {
+      if (claims.length === 0) {
         await sleep(POLL_INTERVAL_MS, options.signal);
         continue;
       }
-      const delivery = this.delivery(queue, row);
+      const deliveries = claims.flatMap((claim) => claim.rows.map((row) => this.delivery(queue, row, claim.token)));
+      const batch: DeliveryBatch = { deliveries, ack: (some) => this.ackAll(some as DbDelivery[]) };
       try {
-        await handler(delivery);
+        await handler(batch);
       } catch (error) {
-        // E.g. the database went away while recording the outcome: the message comes back later.
+        // E.g. the database went away while recording the outcome: the messages come back later.
         this.logger.error({ err: error }, 'consumer: handler failed; the message goes back to the queue');
-        await delivery.requeue(1000).catch(() => undefined);
       }
-      handled++;
+      for (const delivery of deliveries) if (!delivery.settled) await delivery.requeue(1000).catch(() => undefined);
+      handled += deliveries.length;
     }
     return handled;
   }
 
-  private async claim(queue: string): Promise<MessageRow | null> {
+  /** Claims up to `limit` rows in one go, under a token of this claim's own (the row's `locked_by`). */
+  private async claim(queue: string, limit: number): Promise<Claim[]> {
     const now = Date.now();
-    const claimed = { available_at: now + this.lockTimeoutMs, locked_by: this.owner };
+    const token = randomUUID();
+    const claimed = { available_at: now + this.lockTimeoutMs, locked_by: token, attempts: this.knex.raw('attempts + 1') };
+    const candidates = (db: Knex) =>
+      db(QUEUE_MESSAGE_TABLE).select('id', 'body', 'available_at', 'attempts').where('queue_name', queue).andWhere('available_at', '<=', now).orderBy('id').limit(limit);
     if (hasRowLocks(this.dialect)) {
-      return this.knex.transaction(async (trx) => {
-        const row = (await trx(QUEUE_MESSAGE_TABLE)
-          .select('id', 'body', 'available_at', 'attempts')
-          .where('queue_name', queue)
-          .andWhere('available_at', '<=', now)
-          .orderBy('id')
-          .first()
-          .forUpdate()
-          .skipLocked()) as MessageRow | undefined;
-        if (!row) return null;
-        await trx(QUEUE_MESSAGE_TABLE).where('id', row.id).update({ ...claimed, attempts: row.attempts + 1 });
-        return row;
+      const rows = await this.knex.transaction(async (trx) => {
+        const found = (await candidates(trx).forUpdate().skipLocked()) as MessageRow[];
+        if (found.length > 0) await trx(QUEUE_MESSAGE_TABLE).whereIn('id', found.map((row) => row.id)).update(claimed);
+        return found;
       });
+      return rows.length > 0 ? [{ token, rows }] : [];
     }
     for (let tries = 0; tries < 5; tries++) {
-      const row = (await this.knex(QUEUE_MESSAGE_TABLE)
-        .select('id', 'body', 'available_at', 'attempts')
-        .where('queue_name', queue)
-        .andWhere('available_at', '<=', now)
-        .orderBy('id')
-        .first()) as MessageRow | undefined;
-      if (!row) return null;
-      // Another process may have claimed it since the read: only one update matches.
+      const found = (await candidates(this.knex)) as MessageRow[];
+      if (found.length === 0) return [];
+      // Another process may have claimed some since the read: only rows still available change.
       const changed = await this.knex(QUEUE_MESSAGE_TABLE)
-        .where({ id: row.id, available_at: row.available_at })
-        .update({ ...claimed, attempts: row.attempts + 1 });
-      if (changed === 1) return row;
+        .whereIn('id', found.map((row) => row.id))
+        .andWhere('available_at', '<=', now)
+        .update(claimed);
+      if (changed === found.length) return [{ token, rows: found }];
+      if (changed > 0) {
+        const mine = new Set(((await this.knex(QUEUE_MESSAGE_TABLE).where('locked_by', token).select('id')) as { id: number }[]).map((row) => Number(row.id)));
+        return [{ token, rows: found.filter((row) => mine.has(Number(row.id))) }];
+      }
     }
-    return null;
+    return [];
   }
 
-  private delivery(queue: string, row: MessageRow): Delivery {
-    const mine = () => this.knex(QUEUE_MESSAGE_TABLE).where({ id: row.id, locked_by: this.owner });
-    return {
+  private async ackAll(deliveries: readonly DbDelivery[]): Promise<void> {
+    const open = deliveries.filter((delivery) => !delivery.settled);
+    for (const delivery of open) delivery.settled = true;
+    const byToken = new Map<string, number[]>();
+    for (const delivery of open) byToken.set(delivery.token, [...(byToken.get(delivery.token) ?? []), delivery.id]);
+    for (const [token, ids] of byToken) await this.knex(QUEUE_MESSAGE_TABLE).whereIn('id', ids).andWhere('locked_by', token).delete();
+  }
+
+  private delivery(queue: string, row: MessageRow, token: string): DbDelivery {
+    const mine = () => this.knex(QUEUE_MESSAGE_TABLE).where({ id: row.id, locked_by: token });
+    const delivery: DbDelivery = {
+      id: row.id,
+      token,
+      settled: false,
       body: row.body,
       redelivered: row.attempts > 0,
       ack: async () => {
+        delivery.settled = true;
         await mine().delete();
       },
       requeue: async (delayMs) => {
+        delivery.settled = true;
         await mine().update({ available_at: Date.now() + delayMs, locked_by: null });
       },
       deadLetter: async (reason) => {
+        delivery.settled = true;
         this.logger.warn({ messageId: row.id, reason }, 'consumer: message moved to the dead-letter queue');
         await mine().update({ queue_name: this.names.deadLetterQueue(queue), available_at: Date.now(), locked_by: null });
       },
     };
+    return delivery;
   }
 
   async depth(queue: string): Promise<QueueDepth> {

@@ -27,6 +27,20 @@ export interface ConsumeOptions {
   readonly onConsuming?: () => void;
 }
 
+/** A batch handed to a batch consumer: the deliveries in queue order. */
+export interface DeliveryBatch {
+  readonly deliveries: readonly Delivery[];
+  /** Acknowledges these deliveries of the batch together (one statement on the db queue). */
+  ack(deliveries: readonly Delivery[]): Promise<void>;
+}
+
+export interface BatchConsumeOptions extends ConsumeOptions {
+  /** Most messages in one batch (RabbitMQ prefetch / rows claimed at once). */
+  readonly batchSize: number;
+  /** Longest wait for a started batch to fill before it is handed over as it is. */
+  readonly batchWaitMs: number;
+}
+
 export interface QueueDepth {
   readonly queue: string;
   readonly ready: number;
@@ -43,6 +57,12 @@ export interface QueueConnection {
   publish(topic: string, bodies: readonly string[], trx?: Knex.Transaction): Promise<void>;
   /** Hands messages of `queue` to `handler` one at a time until the signal or max-messages. */
   consume(queue: string, handler: (delivery: Delivery) => Promise<void>, options: ConsumeOptions): Promise<number>;
+  /**
+   * Hands messages of `queue` to `handler` in batches of up to `batchSize`, one batch at a time.
+   * A delivery the handler left unsettled when it returns or throws goes back to the queue; the
+   * count (and max-messages) is of messages.
+   */
+  consumeBatches(queue: string, handler: (batch: DeliveryBatch) => Promise<void>, options: BatchConsumeOptions): Promise<number>;
   depth(queue: string): Promise<QueueDepth>;
   close(): Promise<void>;
 }

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Dialect } from '../db/dialect.js';
 import type { Logger } from '../logger.js';
-import { AmqpQueueConnection } from './AmqpQueueConnection.js';
+import { AmqpQueueConnection, DEFAULT_AMQP_TIMEOUTS, type AmqpTimeouts } from './AmqpQueueConnection.js';
 import { DbQueueConnection } from './DbQueueConnection.js';
 import type { QueueConnection } from './QueueConnection.js';
 import { topology } from './Topology.js';
@@ -11,12 +11,14 @@ export interface QueueSettings {
   readonly amqpUrl: string | null;
   readonly prefix: string;
   readonly dbLockTimeoutMs: number;
+  /** AMQP_HEARTBEAT_SECONDS, AMQP_CONNECT_TIMEOUT_MS, AMQP_CONFIRM_TIMEOUT_MS. */
+  readonly amqpTimeouts?: AmqpTimeouts;
 }
 
 /** `amqp` when AMQP_URL is set, else `db`. Nothing connects until the first publish or consume. */
 export function createQueueConnection(settings: QueueSettings, knex: Knex, dialect: Dialect, logger: Logger): QueueConnection {
   const names = topology(settings.prefix);
   return settings.amqpUrl
-    ? new AmqpQueueConnection(settings.amqpUrl, names, logger)
+    ? new AmqpQueueConnection(settings.amqpUrl, names, logger, settings.amqpTimeouts ?? DEFAULT_AMQP_TIMEOUTS)
     : new DbQueueConnection(knex, dialect, names, logger, settings.dbLockTimeoutMs);
 }

@@ -1,7 +1,9 @@
 /**
  * The consumer's failure policy, on the real application and database: a transient failure is
  * retried with backoff, then recorded as 2 and given back to the queue; a 4xx-class failure is
- * recorded as 3 at once, without a retry. The route target is wrapped to fail on cue.
+ * recorded as 3 at once, without a retry. The route target is wrapped to fail on cue. In batches:
+ * a failing operation is rolled back alone (savepoint), a transient failure abandons the batch for
+ * the one-at-a-time path, a poison message is dead-lettered, a completed operation is not rerun.
  */
 import { expect } from 'chai';
 import request from 'supertest';
@@ -11,7 +13,7 @@ import { OperationConsumer } from '../../../app/framework/bulk/OperationConsumer
 import { UnitOfWork } from '../../../app/framework/db/UnitOfWork.js';
 import { NoSuchEntityException } from '../../../app/framework/exception/LocalizedException.js';
 import { ServiceUnavailableException } from '../../../app/framework/exception/ServiceUnavailableException.js';
-import type { Delivery } from '../../../app/framework/queue/QueueConnection.js';
+import type { Delivery, DeliveryBatch } from '../../../app/framework/queue/QueueConnection.js';
 import { Dispensary } from '../../modules/Recommendation/support.js';
 
 describe('Async operations consumer: failure policy', function () {
@@ -36,8 +38,10 @@ describe('Async operations consumer: failure policy', function () {
     return { body: row.body, uuid: res.body.bulk_uuid as string };
   }
 
-  function consumer(failures: () => Error | null) {
+  let unitOfWork: UnitOfWork | undefined;
+  function consumer(failures: (args: unknown[]) => Error | null, afterWrite = false) {
     const app = d.t.app;
+    unitOfWork ??= new UnitOfWork(app.knex);
     return new OperationConsumer({
       queue: app.queue,
       queueName: 'unused',
@@ -48,13 +52,15 @@ describe('Async operations consumer: failure policy', function () {
         return {
           ...real,
           invoke: async (args: unknown[]) => {
-            const failure = failures();
-            if (failure) throw failure;
-            return real.invoke(args);
+            const failure = failures(args);
+            if (failure && !afterWrite) throw failure;
+            const result = await real.invoke(args);
+            if (failure) throw failure; // after the service wrote: only a rollback undoes it
+            return result;
           },
         };
       },
-      unitOfWork: new UnitOfWork(app.knex),
+      unitOfWork,
       logger: app.logger,
       retryDelaysMs: [5, 5, 5],
     });
@@ -73,6 +79,27 @@ describe('Async operations consumer: failure policy', function () {
   }
 
   const operation = async (uuid: string) => d.t.app.knex('magento_operation').where('bulk_uuid', uuid).first();
+
+  /** Deliveries of one batch, and what happened to each. */
+  function batch(bodies: string[]) {
+    const outcomes = bodies.map(() => [] as string[]);
+    const deliveries = bodies.map((body, i) => ({
+      body,
+      redelivered: false,
+      ack: async () => void outcomes[i]!.push('ack'),
+      requeue: async () => void outcomes[i]!.push('requeue'),
+      deadLetter: async () => void outcomes[i]!.push('deadLetter'),
+    }));
+    const value: DeliveryBatch = { deliveries, ack: async (some) => void (await Promise.all(some.map((d) => d.ack()))) };
+    return { value, outcomes };
+  }
+
+  const skuOf = (args: unknown[]) => JSON.stringify(args).match(/"sku":"([^"]+)"/)?.[1];
+  const items = async (uuid: string) => {
+    const op = (await operation(uuid)) as { serialized_data: string };
+    const recommendationId = (JSON.parse(op.serialized_data) as { args: string[] }).args[0]!;
+    return ((await d.t.app.knex('dispensary_recommendation_item').where('recommendation_id', recommendationId).orderBy('entity_id').select('sku')) as { sku: string }[]).map((i) => i.sku);
+  };
 
   it('should retry a transient failure with backoff and complete the operation once', async () => {
     const { body, uuid } = await queued('C-1');
@@ -123,5 +150,45 @@ describe('Async operations consumer: failure policy', function () {
     expect(ran).to.equal(false);
     expect(again.calls).to.deep.equal(['ack']);
     expect(await operation(uuid)).to.include({ status: 1, started_count: 1 });
+  });
+
+  describe('in batches', () => {
+    it('should roll back a failing operation alone (its writes too), record it failed, and commit the others with one ack each', async () => {
+      const queuedOps = [await queued('C-1'), await queued('C-2'), await queued('C-1')];
+      const { value, outcomes } = batch([queuedOps[0]!.body, queuedOps[1]!.body, 'not an operation', queuedOps[2]!.body]);
+      await consumer((args) => (skuOf(args) === 'C-2' ? NoSuchEntityException.singleField('sku', 'C-2') : null), true).handleBatch(value);
+      expect(outcomes).to.deep.equal([['ack'], ['ack'], ['deadLetter'], ['ack']]);
+      expect(await operation(queuedOps[0]!.uuid)).to.include({ status: 1, started_count: 1 });
+      expect(await operation(queuedOps[1]!.uuid)).to.include({ status: 3, error_code: 404, result_message: 'No such entity with sku = C-2' });
+      expect(await operation(queuedOps[2]!.uuid)).to.include({ status: 1, started_count: 1 });
+      expect(await items(queuedOps[0]!.uuid)).to.deep.equal(['C-1']);
+      expect(await items(queuedOps[1]!.uuid)).to.deep.equal([]); // written, then rolled back to its savepoint
+      expect(await items(queuedOps[2]!.uuid)).to.deep.equal(['C-1']);
+    });
+
+    it('should give up the batch on a transient failure and run its operations one at a time, each applied once', async () => {
+      const queuedOps = [await queued('C-1'), await queued('C-2')];
+      const { value, outcomes } = batch(queuedOps.map((q) => q.body));
+      let calls = 0;
+      // The batch's second operation fails once (the batch rolls back, the first with it); then all goes well.
+      await consumer(() => (++calls === 2 ? new ServiceUnavailableException() : null)).handleBatch(value);
+      expect(calls).to.equal(4); // two in the abandoned batch, then one each
+      expect(outcomes).to.deep.equal([['ack'], ['ack']]);
+      for (const q of queuedOps) expect(await operation(q.uuid)).to.include({ status: 1, started_count: 1 });
+      expect(await items(queuedOps[0]!.uuid)).to.deep.equal(['C-1']);
+    });
+
+    it('should acknowledge a redelivered completed operation of a batch without running it', async () => {
+      const done = await queued('C-1');
+      await consumer(() => null).handle(delivery(done.body).value);
+      const fresh = await queued('C-2');
+      const ran: (string | undefined)[] = [];
+      const { value, outcomes } = batch([done.body, fresh.body]);
+      await consumer((args) => (ran.push(skuOf(args)), null)).handleBatch(value);
+      expect(ran).to.deep.equal(['C-2']);
+      expect(outcomes).to.deep.equal([['ack'], ['ack']]);
+      expect(await operation(done.uuid)).to.include({ status: 1, started_count: 1 });
+      expect(await items(done.uuid)).to.deep.equal(['C-1']);
+    });
   });
 });
