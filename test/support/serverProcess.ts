@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../app/bootstrap/paths.js';
+import { writeModuleConfig, type ModuleSelection } from './modules.js';
 
 // One free-port helper for the tests and the benchmark.
 export { freePort } from '../../bench/lib/proc.js';
@@ -22,7 +23,9 @@ export class ServerProcess {
     child.stderr?.on('data', (chunk: Buffer) => this.output.push(chunk.toString()));
   }
 
-  static spawn(databaseUrl: string, port: number, env: Record<string, string> = {}): ServerProcess {
+  /** `modules`: other modules than the project's (test/support/modules.ts), through MODULE_CONFIG_FILE. */
+  static spawn(databaseUrl: string, port: number, env: Record<string, string> = {}, modules?: ModuleSelection): ServerProcess {
+    if (modules) env = { ...env, MODULE_CONFIG_FILE: writeModuleConfig(modules) };
     const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'dist', 'app', 'bin', 'server.js')], {
       cwd: PROJECT_ROOT,
       env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },

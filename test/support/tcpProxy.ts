@@ -1,12 +1,15 @@
 /**
  * A small TCP proxy between the service and its database, so a test can cut the database away
- * (connections reset, new ones refused) and bring it back on the same port.
+ * (connections reset, new ones refused) and bring it back on the same port, or blackhole it
+ * (nothing passes, nothing is closed: bytes wait, as on a link that drops packets, and flow
+ * again on restore, as TCP retransmits them).
  */
 import net from 'node:net';
 
 export class TcpProxy {
   private server?: net.Server;
   private readonly sockets = new Set<net.Socket>();
+  private blackholed = false;
   port = 0;
 
   constructor(
@@ -23,6 +26,7 @@ export class TcpProxy {
         socket.on('error', () => socket.destroy());
       }
       client.pipe(upstream).pipe(client);
+      if (this.blackholed) for (const socket of [client, upstream]) socket.pause();
       client.on('close', () => upstream.destroy());
       upstream.on('close', () => client.destroy());
     });
@@ -44,8 +48,20 @@ export class TcpProxy {
     await closed;
   }
 
+  /** Stops every byte both ways, closing nothing; new connections are accepted and hang. */
+  blackhole(): void {
+    this.blackholed = true;
+    for (const socket of this.sockets) socket.pause();
+  }
+
+  /** Undoes cut() or blackhole(). */
   async restore(): Promise<void> {
-    await this.start(this.port);
+    if (this.blackholed) {
+      this.blackholed = false;
+      for (const socket of this.sockets) socket.resume();
+      return;
+    }
+    if (!this.server) await this.start(this.port);
   }
 
   async stop(): Promise<void> {
