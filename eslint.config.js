@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import { layering } from './eslint.layering.js';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'var/', 'coverage/'] },
+  { ignores: ['dist/', 'node_modules/', 'var/', 'coverage/', 'generated/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

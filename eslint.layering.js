@@ -56,8 +56,12 @@ const importsRule = {
   create(context) {
     const file = path.relative(ROOT, context.filename).split(path.sep).join('/');
     const check = (source) => {
-      if (!source || source.type !== 'Literal' || typeof source.value !== 'string' || !source.value.startsWith('.')) return;
-      const target = path.relative(ROOT, path.resolve(path.dirname(context.filename), source.value)).split(path.sep).join('/');
+      if (!source || source.type !== 'Literal' || typeof source.value !== 'string') return;
+      // `#modules/...` (package.json imports) is modules/... by another spelling.
+      if (!source.value.startsWith('.') && !source.value.startsWith('#modules/')) return;
+      const target = source.value.startsWith('#modules/')
+        ? source.value.slice(1)
+        : path.relative(ROOT, path.resolve(path.dirname(context.filename), source.value)).split(path.sep).join('/');
       const message = layeringViolation(file, target);
       if (message) context.report({ node: source, message });
     };

@@ -2,8 +2,10 @@
  * The knex CLI's configuration, so that a knex user's first commands work from the project root:
  * `npx knex migrate:latest | migrate:status | migrate:list | migrate:rollback | migrate:up |
  * migrate:down`. It uses the database the service uses (DATABASE_URL, parsed by the service's own
- * parseDatabaseUrl) and serves the migrations of every enabled module (etc/config.json) through
- * the service's ModuleMigrationSource, so both record the same names in knex_migrations.
+ * parseDatabaseUrl) and serves the migrations of every enabled module (etc/config.json, or
+ * MODULE_CONFIG_FILE) through the service's ModuleMigrationSource, so both record the same names in
+ * knex_migrations. Like the service, it lists the applied migrations of disabled or removed modules
+ * too (read through a knex instance of its own), so that knex never calls the migration directory corrupt.
  *
  * knex loads it through knexfile.js, which compiles it with tsx: the CLI runs the modules'
  * TypeScript sources and needs no build (the service runs the compiled copies in dist/).
@@ -12,11 +14,11 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Knex } from 'knex';
-import { databaseUrl } from './app/bootstrap/DeploymentConfig.js';
+import knexFactory, { type Knex } from 'knex';
+import { databaseTimeouts, databaseUrl, moduleConfigFile } from './app/bootstrap/DeploymentConfig.js';
 import { parseDatabaseUrl } from './app/framework/db/dialect.js';
 import { ModuleMigrationSource } from './app/framework/db/MigrationSource.js';
-import { loadModules } from './app/framework/module/ModuleLoader.js';
+import { discoverModules, orderModules, readModuleConfig } from './app/framework/module/ModuleLoader.js';
 
 const ROOT = path.dirname(fileURLToPath(import.meta.url));
 /** What `migrate:make` writes; a .ts file, so typecheck and lint keep it valid. */
@@ -27,7 +29,8 @@ const MIGRATION_STUB = path.join(ROOT, 'app', 'framework', 'db', 'migration.stub
 process.chdir(ROOT);
 
 function config(): Knex.Config {
-  const database = parseDatabaseUrl(databaseUrl());
+  // Migrations may rebuild a large table: no statement timeout here (it bounds requests).
+  const database = parseDatabaseUrl(databaseUrl(), { ...databaseTimeouts(), statementMs: 0 });
   const argv = process.argv.slice(2);
   if (argv.includes('migrate:make')) {
     // Plain `knex migrate:make` would write to ./migrations, which no module serves; with
@@ -45,8 +48,11 @@ function config(): Knex.Config {
     mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });
   }
   const modulesDir = path.join(ROOT, 'modules');
-  const modules = loadModules([{ modulesDir, codeDir: modulesDir }], path.join(ROOT, 'etc', 'config.json'));
-  return { ...database.config, migrations: { migrationSource: new ModuleMigrationSource(modules, ['.ts']) } };
+  const installed = discoverModules([{ modulesDir, codeDir: modulesDir }]);
+  const modules = orderModules(installed, readModuleConfig(moduleConfigFile(process.env, ROOT)));
+  // knex does not hand its instance to a migration source; the knex CLI exits when its command is done.
+  const knex = knexFactory({ ...database.config, pool: { min: 0, max: 1 } });
+  return { ...database.config, migrations: { migrationSource: new ModuleMigrationSource(modules, { extensions: ['.ts'], installed, knex }) } };
 }
 
 export default config();

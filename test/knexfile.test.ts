@@ -12,6 +12,7 @@ import { expect } from 'chai';
 import knexFactory, { type Knex } from 'knex';
 import ts from 'typescript';
 import { Application } from '../app/bootstrap/Application.js';
+import { moduleConfigFile } from '../app/bootstrap/DeploymentConfig.js';
 import { DIST_ROOT, PROJECT_ROOT } from '../app/bootstrap/paths.js';
 import { parseDatabaseUrl } from '../app/framework/db/dialect.js';
 import { ModuleMigrationSource } from '../app/framework/db/MigrationSource.js';
@@ -41,12 +42,9 @@ async function run(command: string, args: readonly string[], env: Record<string,
   }
 }
 
-/** What the service (compiled code, etc/config.json) would migrate, in its order. */
+/** What the service (compiled code, the suite's MODULE_CONFIG_FILE, which the knex CLI reads too) would migrate, in its order. */
 function serviceMigrationNames(): string[] {
-  const modules = loadModules(
-    [{ modulesDir: path.join(PROJECT_ROOT, 'modules'), codeDir: path.join(DIST_ROOT, 'modules') }],
-    path.join(PROJECT_ROOT, 'etc', 'config.json'),
-  );
+  const modules = loadModules([{ modulesDir: path.join(PROJECT_ROOT, 'modules'), codeDir: path.join(DIST_ROOT, 'modules') }], moduleConfigFile());
   return new ModuleMigrationSource(modules).list().map((migration) => migration.name);
 }
 
@@ -111,6 +109,26 @@ describe('knexfile.ts (the knex CLI from the project root)', function () {
     expect(await serviceUpgrade()).to.deep.equal(names);
   });
 
+  it('should list the applied migration of a removed module as completed, not call the directory corrupt, and refuse to roll it back naming the module', async () => {
+    expect(await serviceUpgrade()).to.deep.equal(names);
+    // What a module leaves behind when its folder is deleted after its migration ran (and setup:upgrade recorded its owner).
+    const gone = '20261124000000_clinic_gone_create_thing';
+    await db('knex_migrations').insert({ name: gone, batch: 2, migration_time: new Date() });
+    await db('setup_module_migration').insert({ migration: gone, module: 'Clinic_Gone' });
+
+    const list = await knex('migrate:list');
+    expect(list.code, list.stderr).to.equal(0);
+    expect(list.stdout).to.contain(`Found ${names.length + 1} Completed Migration file/files.`).and.to.contain(gone);
+    const latest = await knex('migrate:latest');
+    expect(latest.code, latest.stderr).to.equal(0);
+    expect(latest.stdout).to.contain('Already up to date');
+
+    const rollback = await knex('migrate:rollback');
+    expect(rollback.code).to.not.equal(0);
+    expect(rollback.stderr + rollback.stdout).to.contain(`Migration ${gone} belongs to Clinic_Gone, which is no longer in the module folders`);
+    expect(await recorded()).to.deep.equal([...names, gone]);
+  });
+
   it('should refuse a plain knex migrate:make, which would write outside every module', async () => {
     const result = await knex('migrate:make', 'orphan');
     expect(result.code).not.to.equal(0);
@@ -136,7 +154,7 @@ describe('npm run migration:make', function () {
   const make = (...args: string[]) =>
     run(process.execPath, [TSX_CLI, 'app/bin/makeMigration.ts', '--modules-dir', tree.modulesDir, ...args]);
 
-  it("should write an empty migration named <UTC timestamp>_<module>_<name>.ts into the module's folder, which the service then runs", async () => {
+  it("should write an empty migration named <UTC timestamp>_<vendor>_<module>_<name>.ts into the module's folder, which the service then runs", async () => {
     const startedAt = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
     // The documented command itself, through npm.
     const result = await run('npm', ['run', '--silent', 'migration:make', '--', '--modules-dir', tree.modulesDir, '--module', 'Fixture_Ledger', 'add_entry']);
@@ -144,7 +162,7 @@ describe('npm run migration:make', function () {
     const folder = tree.path('Fixture_Ledger', 'migrations');
     const files = readdirSync(folder);
     expect(files).to.have.length(1);
-    const [, stamp] = /^(\d{14})_ledger_add_entry\.ts$/.exec(files[0]!) ?? [];
+    const [, stamp] = /^(\d{14})_fixture_ledger_add_entry\.ts$/.exec(files[0]!) ?? [];
     expect(stamp, files[0]).to.be.a('string');
     expect(stamp! >= startedAt).to.equal(true);
     expect(result.stdout).to.contain(path.join(folder, files[0]!));
@@ -172,16 +190,16 @@ describe('npm run migration:make', function () {
   });
 
   it("should refuse, and leave nothing behind, a name another module's migration already has", async () => {
-    // Another module holds ledger_add_entry for every second the command may run in.
+    // Another module holds fixture_ledger_add_entry for every second the command may run in.
     const now = Date.now();
     for (let second = 0; second < 120; second++) {
       const stamp = new Date(now + second * 1000).toISOString().replace(/\D/g, '').slice(0, 14);
-      tree.file('Fixture_Other', `migrations/${stamp}_ledger_add_entry.ts`, 'export async function up(): Promise<void> {}\n');
+      tree.file('Fixture_Other', `migrations/${stamp}_fixture_ledger_add_entry.ts`, 'export async function up(): Promise<void> {}\n');
     }
-    // A name that already starts with the module keeps a single prefix.
-    const result = await make('--module', 'Fixture_Ledger', 'ledger_add_entry');
+    // A name that already starts with the vendor and module keeps a single prefix.
+    const result = await make('--module', 'Fixture_Ledger', 'fixture_ledger_add_entry');
     expect(result.code).to.equal(1);
-    expect(result.stderr).to.match(/Migration name "\d{14}_ledger_add_entry" is used by both Fixture_Ledger and Fixture_Other; nothing was created/);
+    expect(result.stderr).to.match(/Migration name "\d{14}_fixture_ledger_add_entry" is used by both Fixture_Ledger and Fixture_Other; nothing was created/);
     expect(readdirSync(tree.path('Fixture_Ledger', 'migrations'))).to.deep.equal([]);
   });
 });

@@ -14,7 +14,7 @@ describe('smoke', () => {
     const token = await t.integrationToken({ allStores: true });
     const res = await request(t.http).get('/rest/all/V1/store/storeViews').set('Authorization', `Bearer ${token}`);
     expect(res.status).to.equal(200);
-    expect(res.body.map((s: { code: string }) => s.code)).to.deep.equal(['default', 'practice_a']);
+    expect(res.body.map((s: { code: string }) => s.code)).to.deep.equal(['admin', 'default', 'practice_a']);
   });
 
   it('should answer 401 without a token', async () => {

@@ -2,8 +2,8 @@
  * `npm run migration:make -- --module Vendor_Module <name>`: a new migration in that module's
  * migrations/ folder, written by knex's own `migrate:make` through knexfile.ts (knex's UTC
  * `yyyymmddhhmmss_` prefix, this project's stub). The name is prefixed with the module's name in
- * snake_case (`catalog_add_barcode`), as the existing migrations are, so migrations of two modules
- * made in the same second still differ; a name that clashes with any module's migration is
+ * snake_case with its vendor (`acme_reminders_create_reminder`, as the guide's module does), so
+ * migrations of two modules made in the same second still differ, and the name tells its owner; a name that clashes with any module's migration is
  * refused. Runs from the TypeScript sources under tsx, like the knexfile; the service picks the
  * migration up from dist/ after its next build (`npm start` builds first).
  * `--modules-dir <folder>` looks for the module in another modules tree (the tests use it).
@@ -41,7 +41,8 @@ function main(): number {
     process.stderr.write(`No module ${values.module} in ${modulesDir} (there are ${modules.map((m) => m.name).join(', ')})\n`);
     return 1;
   }
-  const prefix = toSnakeCase(module.module.charAt(0).toLowerCase() + module.module.slice(1));
+  // The vendor too (`clinic_limits_...`, as the guide's `acme_reminders_...`): two vendors' modules may share a name.
+  const prefix = [module.vendor, module.module].map((part) => toSnakeCase(part.charAt(0).toLowerCase() + part.slice(1))).join('_');
   const lower = name!.toLowerCase();
   const fullName = lower.startsWith(`${prefix}_`) ? lower : `${prefix}_${lower}`;
 
@@ -55,7 +56,7 @@ function main(): number {
   if (run.status !== 0) return run.status ?? 1;
   const created = listDir(directory).filter((entry) => !before.has(entry));
   try {
-    new ModuleMigrationSource(modules, ['.ts']);
+    new ModuleMigrationSource(modules, { extensions: ['.ts'] });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     for (const entry of created) rmSync(path.join(directory, entry));

@@ -5,7 +5,10 @@
  * `@inject(FrameworkServices.DeploymentConfig)`.
  */
 import path from 'node:path';
+import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from '../framework/db/queryTimeouts.js';
 import type { AdminLoginSettings, PasswordHashingSettings } from '../framework/security/settings.js';
+import { DEFAULT_AMQP_TIMEOUTS, type AmqpTimeouts } from '../framework/queue/AmqpQueueConnection.js';
+import type { RedisSettings } from '../framework/shared/SharedState.js';
 import { DEFAULT_MAX_JSON_DEPTH } from '../framework/webapi/InputSafety.js';
 import { PROJECT_ROOT } from './paths.js';
 import { defaultHashConcurrency, scryptCost, trustProxy, wholeNumber } from './settings.js';
@@ -14,6 +17,8 @@ type Environment = Readonly<Record<string, string | undefined>>;
 
 export interface DeploymentConfig {
   readonly databaseUrl: string;
+  /** DB_CONNECT_TIMEOUT_MS, DB_ACQUIRE_TIMEOUT_MS, DB_STATEMENT_TIMEOUT_MS: how long a request waits on the database. */
+  readonly databaseTimeouts: DatabaseTimeouts;
   readonly developerMode: boolean;
   /** Largest request body, in bytes (1 MiB by default). */
   readonly bodyLimit: number;
@@ -41,15 +46,36 @@ export interface DeploymentConfig {
   readonly metricsToken: string | undefined;
   /** RabbitMQ for the async web API (`amqp://...`); null: the `db` queue in the service's database. */
   readonly amqpUrl: string | null;
+  /** AMQP_*_TIMEOUT_MS, AMQP_HEARTBEAT_SECONDS: how long the service waits on a broker it cannot hear. */
+  readonly amqpTimeouts: AmqpTimeouts;
   /** Prefix of every exchange and queue name, so deployments sharing a broker stay apart. */
   readonly queuePrefix: string;
   /** How long a `db` queue message claimed by a consumer stays invisible to the others. */
   readonly dbQueueLockTimeoutMs: number;
+  /** WEBHOOK_ALLOWED_HOSTS (comma-separated host names): the only hosts webhooks and events may call; null: any (but never the cloud metadata address). */
+  readonly webhookAllowedHosts: readonly string[] | null;
+  /** EVENT_MAX_ATTEMPTS (8): delivery attempts of an event before it is dead-lettered. */
+  readonly eventMaxAttempts: number;
+  /** EVENT_RETRY_BASE_MS (1000): the first retry's delay; it doubles each attempt (at most an hour). */
+  readonly eventRetryBaseMs: number;
+  /** EVENT_TIMEOUT_MS (10000): how long one delivery may take. */
+  readonly eventTimeoutMs: number;
+  /** EVENT_LEASE_MS (30000): how long an event taken by a consumer is its own (sent again after, if it died). */
+  readonly eventLeaseMs: number;
+  /** EVENT_RETENTION_HOURS (168): how long a delivered event stays in the outbox before the delivery consumer deletes it; 0 keeps them. */
+  readonly eventRetentionHours: number;
+  /** REDIS_*: where limits shared by every process live (docs/operating-several-hosts.md). */
+  readonly redis: RedisSettings;
+  /** CONSUMER_BATCH_SIZE: most queued operations a consumer applies in one transaction (1: one at a time). */
+  readonly consumerBatchSize: number;
+  /** CONSUMER_BATCH_WAIT_MS: longest a consumer waits for a started batch to fill. */
+  readonly consumerBatchWaitMs: number;
 }
 
 /** What code (tests, the CLI) may set instead of the environment. */
 export interface DeploymentConfigOverrides {
   readonly databaseUrl?: string;
+  readonly databaseTimeouts?: Partial<DatabaseTimeouts>;
   readonly developerMode?: boolean;
   readonly bodyLimit?: number;
   readonly trustProxy?: boolean | number | string;
@@ -64,15 +90,30 @@ export interface DeploymentConfigOverrides {
   readonly requestTimeoutMs?: number;
   readonly metricsToken?: string;
   readonly amqpUrl?: string | null;
+  readonly amqpTimeouts?: Partial<AmqpTimeouts>;
   readonly queuePrefix?: string;
   readonly dbQueueLockTimeoutMs?: number;
+  readonly webhookAllowedHosts?: readonly string[] | null;
+  readonly eventMaxAttempts?: number;
+  readonly eventRetryBaseMs?: number;
+  readonly eventTimeoutMs?: number;
+  readonly eventLeaseMs?: number;
+  readonly eventRetentionHours?: number;
+  readonly redis?: Partial<RedisSettings>;
+  readonly consumerBatchSize?: number;
+  readonly consumerBatchWaitMs?: number;
 }
+
+/** Chosen from `npm run bench:async -- --batch-sizes` (see BENCHMARKS.md). */
+export const DEFAULT_CONSUMER_BATCH_SIZE = 50;
+export const DEFAULT_CONSUMER_BATCH_WAIT_MS = 20;
 
 export const DEFAULT_DATABASE_URL = `sqlite:${path.join('var', 'db.sqlite')}`;
 
 export function readDeploymentConfig(options: DeploymentConfigOverrides = {}, env: Environment = process.env): DeploymentConfig {
   return {
     databaseUrl: options.databaseUrl ?? databaseUrl(env),
+    databaseTimeouts: databaseTimeouts(options.databaseTimeouts, env),
     developerMode: options.developerMode ?? isDeveloperMode(env),
     bodyLimit: options.bodyLimit ?? Number(env.BODY_LIMIT ?? 1024 * 1024),
     cryptKey: options.cryptKey !== undefined ? options.cryptKey : env.CRYPT_KEY || null,
@@ -97,14 +138,57 @@ export function readDeploymentConfig(options: DeploymentConfigOverrides = {}, en
     requestTimeoutMs: options.requestTimeoutMs ?? Number(env.REQUEST_TIMEOUT_MS ?? 60_000),
     metricsToken: options.metricsToken ?? (env.METRICS_TOKEN || undefined),
     amqpUrl: options.amqpUrl !== undefined ? options.amqpUrl : env.AMQP_URL || null,
+    amqpTimeouts: {
+      heartbeatSeconds:
+        options.amqpTimeouts?.heartbeatSeconds ?? wholeNumber('AMQP_HEARTBEAT_SECONDS', env.AMQP_HEARTBEAT_SECONDS, DEFAULT_AMQP_TIMEOUTS.heartbeatSeconds, 1),
+      connectMs: options.amqpTimeouts?.connectMs ?? wholeNumber('AMQP_CONNECT_TIMEOUT_MS', env.AMQP_CONNECT_TIMEOUT_MS, DEFAULT_AMQP_TIMEOUTS.connectMs, 1),
+      confirmMs: options.amqpTimeouts?.confirmMs ?? wholeNumber('AMQP_CONFIRM_TIMEOUT_MS', env.AMQP_CONFIRM_TIMEOUT_MS, DEFAULT_AMQP_TIMEOUTS.confirmMs, 1),
+    },
     queuePrefix: options.queuePrefix ?? env.QUEUE_PREFIX ?? '',
     dbQueueLockTimeoutMs: options.dbQueueLockTimeoutMs ?? Number(env.DB_QUEUE_LOCK_TIMEOUT_MS ?? 60_000),
+    webhookAllowedHosts: options.webhookAllowedHosts !== undefined ? options.webhookAllowedHosts : hostList(env.WEBHOOK_ALLOWED_HOSTS),
+    eventMaxAttempts: options.eventMaxAttempts ?? wholeNumber('EVENT_MAX_ATTEMPTS', env.EVENT_MAX_ATTEMPTS, 8, 1),
+    eventRetryBaseMs: options.eventRetryBaseMs ?? wholeNumber('EVENT_RETRY_BASE_MS', env.EVENT_RETRY_BASE_MS, 1000),
+    eventTimeoutMs: options.eventTimeoutMs ?? wholeNumber('EVENT_TIMEOUT_MS', env.EVENT_TIMEOUT_MS, 10_000, 1),
+    eventLeaseMs: options.eventLeaseMs ?? wholeNumber('EVENT_LEASE_MS', env.EVENT_LEASE_MS, 30_000, 1),
+    eventRetentionHours: options.eventRetentionHours ?? wholeNumber('EVENT_RETENTION_HOURS', env.EVENT_RETENTION_HOURS, 168),
+    redis: {
+      url: options.redis?.url !== undefined ? options.redis.url : env.REDIS_URL || null,
+      keyPrefix: options.redis?.keyPrefix ?? env.REDIS_KEY_PREFIX ?? 'dispensary:',
+      commandTimeoutMs: options.redis?.commandTimeoutMs ?? wholeNumber('REDIS_COMMAND_TIMEOUT_MS', env.REDIS_COMMAND_TIMEOUT_MS, 250, 1),
+      connectTimeoutMs: options.redis?.connectTimeoutMs ?? wholeNumber('REDIS_CONNECT_TIMEOUT_MS', env.REDIS_CONNECT_TIMEOUT_MS, 2000, 1),
+    },
+    consumerBatchSize: options.consumerBatchSize ?? wholeNumber('CONSUMER_BATCH_SIZE', env.CONSUMER_BATCH_SIZE, DEFAULT_CONSUMER_BATCH_SIZE, 1),
+    consumerBatchWaitMs: options.consumerBatchWaitMs ?? wholeNumber('CONSUMER_BATCH_WAIT_MS', env.CONSUMER_BATCH_WAIT_MS, DEFAULT_CONSUMER_BATCH_WAIT_MS),
   };
+}
+
+/** DB_*_TIMEOUT_MS, as the service, the CLI and knexfile.ts read them. */
+export function databaseTimeouts(options: Partial<DatabaseTimeouts> = {}, env: Environment = process.env): DatabaseTimeouts {
+  const d = DEFAULT_DATABASE_TIMEOUTS;
+  return {
+    connectMs: options.connectMs ?? wholeNumber('DB_CONNECT_TIMEOUT_MS', env.DB_CONNECT_TIMEOUT_MS, d.connectMs, 1),
+    acquireMs: options.acquireMs ?? wholeNumber('DB_ACQUIRE_TIMEOUT_MS', env.DB_ACQUIRE_TIMEOUT_MS, d.acquireMs, 1),
+    statementMs: options.statementMs ?? wholeNumber('DB_STATEMENT_TIMEOUT_MS', env.DB_STATEMENT_TIMEOUT_MS, d.statementMs),
+  };
+}
+
+function hostList(value: string | undefined): string[] | null {
+  const hosts = (value ?? '').split(',').map((host) => host.trim().toLowerCase()).filter((host) => host !== '');
+  return hosts.length ? hosts : null;
 }
 
 /** DATABASE_URL, as the service, the CLI and knexfile.ts read it. */
 export function databaseUrl(env: Environment = process.env): string {
   return env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
+}
+
+/**
+ * MODULE_CONFIG_FILE: the file that enables and disables modules (etc/config.json by default), as
+ * the service, the CLI and knexfile.ts read it. The test suite points it at a file of its own.
+ */
+export function moduleConfigFile(env: Environment = process.env, root = PROJECT_ROOT): string {
+  return env.MODULE_CONFIG_FILE ? path.resolve(env.MODULE_CONFIG_FILE) : path.join(root, 'etc', 'config.json');
 }
 
 /** MAGE_MODE=developer: error bodies and CLI errors carry the stack trace. */

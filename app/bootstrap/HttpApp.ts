@@ -16,7 +16,7 @@ import { AuthorizationInterface } from '../framework/webapi/AuthorizationInterfa
 import { ErrorRenderer } from '../framework/webapi/ErrorRenderer.js';
 import { FrontController, type RouteTarget } from '../framework/webapi/FrontController.js';
 import { RouteRegistry } from '../framework/webapi/RouteRegistry.js';
-import { generateSchema } from '../framework/webapi/SchemaGenerator.js';
+import { generateAsyncSchema, generateSchema } from '../framework/webapi/SchemaGenerator.js';
 import { swaggerPage } from '../framework/webapi/SwaggerPage.js';
 import type { Application } from './Application.js';
 import { healthEndpoint } from './healthEndpoint.js';
@@ -30,6 +30,7 @@ export function createHttpApp(application: Application): express.Express {
   app.set('trust proxy', config.trustProxy);
   app.use(requestObserver(logger, application.metrics));
   const schemas = new Map<string, unknown>();
+  const asyncSchemas = new Map<string, unknown>();
   const registry = new RouteRegistry<RouteTarget>();
   for (const route of routes.keys()) registry.add(route, application.routeTarget(route));
   const controller = new FrontController({
@@ -53,8 +54,16 @@ export function createHttpApp(application: Application): express.Express {
       if (!document) schemas.set(scopeCode, (document = generateSchema(routes, scopeCode, application.extensionAttributes)));
       return document;
     },
+    asyncSchema: (scopeCode) => {
+      let document = asyncSchemas.get(scopeCode);
+      if (!document) {
+        document = generateAsyncSchema(routes, scopeCode, application.extensionAttributes);
+        asyncSchemas.set(scopeCode, document);
+      }
+      return document;
+    },
   });
-  app.get('/health', healthEndpoint(application.knex, application.health, logger));
+  app.get('/health', healthEndpoint(application.knex, application.health, application.shared, logger));
   app.get('/metrics', (req, res, next) => {
     traceOf(res).route = '/metrics';
     metricsEndpoint(application.metrics, config.metricsToken)(req, res).catch(next);

@@ -10,6 +10,7 @@ import type { ObjectManager } from '../framework/di/ObjectManager.js';
 import { dataInterfaceName, type ExtensionAttributesProcessor } from '../framework/extension/ExtensionAttributes.js';
 import type { RouteTarget } from '../framework/webapi/FrontController.js';
 import { InputMapper } from '../framework/webapi/InputMapper.js';
+import { ServiceCallHooksInterface, type ServiceCall } from '../framework/webapi/ServiceCallHooks.js';
 
 /** What a route target is made of; an Application has all three. */
 export interface RouteTargetSources {
@@ -29,12 +30,26 @@ export function createRouteTarget({ routes, objectManager, extensionAttributes }
   const filter = extensionAttributes.needsFiltering(returns);
   // Asked for on the first call: the container builds the (intercepted) service then, not at start-up.
   let service: Service | undefined;
+  // A module may serve hooks around every call (ServiceCallHooks.ts): looked up on the first call.
+  let hooks: ServiceCallHooksInterface | null | undefined;
+  const hooksOf = () => (hooks ??= objectManager.isBound(ServiceCallHooksInterface.name) ? objectManager.get<ServiceCallHooksInterface>(ServiceCallHooksInterface.name) : null);
+  const call: ServiceCall = { serviceClass: route.serviceClass, method, params: spec.params.map((param) => param.name) };
+  const mapper = new InputMapper(spec, route.data);
   return {
-    mapper: new InputMapper(spec, route.data),
+    mapper,
     transactional: spec.transactional ?? route.method !== 'GET',
+    prepare: async (args) => {
+      const hooked = hooksOf();
+      if (!hooked) return args;
+      const changed = await hooked.before(call, args);
+      // What a hook answers is checked as the request was: it gets no way around the contract's schemas.
+      return changed === args ? args : mapper.revalidate(changed);
+    },
     invoke: async (args) => {
       service ??= objectManager.get<Service>(route.serviceClass);
-      const result = await service[method]!(...args);
+      let result = await service[method]!(...args);
+      const hooked = hooksOf();
+      if (hooked) result = await hooked.after(call, args, result);
       // Extension attributes with <resources> are hidden from callers that lack them.
       if (filter) extensionAttributes.filterOutput(result, returns!, (resource) => requestContext.caller().allows?.(resource) === true);
       return result;

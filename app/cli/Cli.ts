@@ -2,14 +2,20 @@
  * The command line: commander, with the framework's own commands (module:status, setup:upgrade,
  * dev:plugin:list, dev:event:list, dev:route:list: one file each in commands/; queue:* in
  * queueCommands.ts) and every command modules list in `Framework\Console\CommandList`. Logs go
- * to stderr so stdout carries only the command's output.
+ * to stderr so stdout carries only the command's output. The module commands (module:status,
+ * module:enable, module:disable, module:uninstall, setup:db:status) run without booting the
+ * modules, so they work even when etc/config.json stops start-up.
  */
 import { Command, CommanderError } from 'commander';
 import pino from 'pino';
 import { Application, type ApplicationOptions } from '../bootstrap/Application.js';
-import { logLevel } from '../bootstrap/DeploymentConfig.js';
+import { logLevel, readDeploymentConfig } from '../bootstrap/DeploymentConfig.js';
 import type { CommandList } from '../framework/console/CommandList.js';
 import type { CliContext } from './CliContext.js';
+import type { ModuleCommandContext } from './ModuleCommandContext.js';
+import { addModuleEnableDisableCommands } from './commands/moduleEnableDisable.js';
+import { addModuleUninstallCommand } from './commands/moduleUninstall.js';
+import { addSetupDbStatusCommand } from './commands/setupDbStatus.js';
 import { addEventListCommand } from './commands/eventList.js';
 import { addModuleStatusCommand } from './commands/moduleStatus.js';
 import { addPluginListCommand } from './commands/pluginList.js';
@@ -27,36 +33,77 @@ const defaultIo: CliIo = {
   err: (line) => process.stderr.write(`${line}\n`),
 };
 
+const MODULE_COMMANDS = new Set(['module:status', 'module:enable', 'module:disable', 'module:uninstall', 'setup:db:status']);
+
+function addModuleCommands(program: Command, context: ModuleCommandContext): void {
+  addModuleStatusCommand(program, context);
+  addModuleEnableDisableCommands(program, context);
+  addModuleUninstallCommand(program, context);
+  addSetupDbStatusCommand(program, context);
+}
+
+function newProgram(io: CliIo): Command {
+  return new Command('cli')
+    .description('Dispensary runtime command line')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.out(s.replace(/\n$/, '')), writeErr: (s) => io.err(s.replace(/\n$/, '')) });
+}
+
+/** Parses, then runs the action a command set: its exit code, or 1 with the error's message. */
+async function parseAndRun(program: Command, argv: string[], io: CliIo, getAction: () => (() => Promise<number | void>) | undefined, developerMode: boolean): Promise<number> {
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode;
+    throw error;
+  }
+  const action = getAction();
+  if (!action) {
+    program.outputHelp();
+    return 1;
+  }
+  try {
+    return (await action()) ?? 0;
+  } catch (error) {
+    io.err(`Error: ${error instanceof Error ? error.message : String(error)}`);
+    if (developerMode && error instanceof Error) io.err(error.stack ?? '');
+    return 1;
+  }
+}
+
 /** Runs one command line; answers the exit code. `options` lets tests point at other modules/databases. */
 export async function runCli(argv: string[], io: CliIo = defaultIo, options: ApplicationOptions = {}): Promise<number> {
   const logger = options.logger ?? pino({ level: logLevel('warn') }, pino.destination(2));
+  let action: (() => Promise<number | void>) | undefined;
+  const setAction = (fn: () => Promise<number | void>) => (action = fn);
+  if (MODULE_COMMANDS.has(argv[2] ?? '')) {
+    const program = newProgram(io);
+    addModuleCommands(program, { options, logger, out: io.out, setAction });
+    return parseAndRun(program, argv, io, () => action, readDeploymentConfig(options).developerMode);
+  }
   const app = await Application.create({ ...options, area: 'global', logger });
   const extraApps: Application[] = [];
   try {
-    const program = new Command('cli')
-      .description('Dispensary runtime command line')
-      .exitOverride()
-      .configureOutput({ writeOut: (s) => io.out(s.replace(/\n$/, '')), writeErr: (s) => io.err(s.replace(/\n$/, '')) });
-    let action: (() => Promise<void>) | undefined;
+    const program = newProgram(io);
 
     const context: CliContext = {
       app,
       options,
       logger,
       out: io.out,
-      setAction: (fn) => (action = fn),
+      setAction,
       openApp: async (area) => {
         const opened = await Application.create({ ...options, area, logger });
         extraApps.push(opened);
         return opened;
       },
     };
-    addModuleStatusCommand(program, context);
+    addModuleCommands(program, context);
     addSetupUpgradeCommand(program, context);
     addPluginListCommand(program, context);
     addEventListCommand(program, context);
     addRouteListCommand(program, context);
-    addQueueCommands(program, { options, logger, out: io.out, upgrade: () => app.setupUpgrade(), setAction: (fn) => (action = fn) });
+    addQueueCommands(program, { options, logger, out: io.out, upgrade: () => app.setupUpgrade(), setAction });
 
     const commandList = app.get<CommandList>('Framework\\Console\\CommandList');
     for (const command of commandList.list()) {
@@ -72,24 +119,7 @@ export async function runCli(argv: string[], io: CliIo = defaultIo, options: App
       });
     }
 
-    try {
-      await program.parseAsync(argv);
-    } catch (error) {
-      if (error instanceof CommanderError) return error.exitCode;
-      throw error;
-    }
-    if (!action) {
-      program.outputHelp();
-      return 1;
-    }
-    try {
-      await action();
-      return 0;
-    } catch (error) {
-      io.err(`Error: ${error instanceof Error ? error.message : String(error)}`);
-      if (app.config.developerMode && error instanceof Error) io.err(error.stack ?? '');
-      return 1;
-    }
+    return await parseAndRun(program, argv, io, () => action, app.config.developerMode);
   } finally {
     for (const opened of extraApps) await opened.close();
     await app.close();

@@ -10,7 +10,7 @@ export interface CliContext {
   readonly logger: Logger;
   readonly out: (line: string) => void;
   /** Sets what the command line runs (commander only parses; the action runs after). */
-  readonly setAction: (action: () => Promise<void>) => void;
+  readonly setAction: (action: () => Promise<number | void>) => void;
   /** An application of another area, closed when the command line ends. */
   readonly openApp: (area: Area) => Promise<Application>;
 }

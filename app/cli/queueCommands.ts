@@ -1,7 +1,8 @@
 /**
  * `queue:consumers:list`, `queue:consumers:start <consumer> [--max-messages N]` and
  * `queue:status`. A consumer runs in the `webapi_rest` area, so an operation meets the same
- * plugins as the synchronous route it replays. SIGTERM or SIGINT: the operation in hand is
+ * plugins as the synchronous route it replays; it applies up to CONSUMER_BATCH_SIZE operations in
+ * one transaction (OperationConsumer). SIGTERM or SIGINT: the operation (or batch) in hand is
  * finished and acknowledged, then the process exits 0.
  */
 import type { Command } from 'commander';
@@ -10,7 +11,9 @@ import { Application, type ApplicationOptions } from '../bootstrap/Application.j
 import { OperationManagementInterface } from '../framework/bulk/BulkManagementInterface.js';
 import { OperationConsumer } from '../framework/bulk/OperationConsumer.js';
 import { UnitOfWork } from '../framework/db/UnitOfWork.js';
+import type { ConsumerList } from '../framework/queue/ConsumerList.js';
 import type { Logger } from '../framework/logger.js';
+import { ConsumerLease } from '../framework/queue/ConsumerLease.js';
 import { ASYNC_OPERATIONS_CONSUMER, topology } from '../framework/queue/Topology.js';
 
 export interface QueueCommandContext {
@@ -31,18 +34,31 @@ export function addQueueCommands(program: Command, context: QueueCommandContext)
   program
     .command('queue:consumers:list')
     .description('List the message queue consumers')
-    .action(() => setAction(async () => CONSUMERS.forEach((name) => out(name))));
+    .action(() =>
+      setAction(async () => {
+        const app = await Application.create({ ...context.options, area: 'global', logger: context.logger });
+        try {
+          [...CONSUMERS, ...moduleConsumers(app).names()].forEach((name) => out(name));
+        } finally {
+          await app.close();
+        }
+      }),
+    );
 
   program
     .command('queue:consumers:start')
     .description('Run a consumer until SIGTERM (or --max-messages)')
-    .argument('<consumer>', `consumer name (${CONSUMERS.join(', ')})`)
+    .argument('<consumer>', `consumer name (${CONSUMERS.join(', ')}, or one a module adds: queue:consumers:list)`)
     .option('--max-messages <n>', 'stop after this many messages', positiveInteger)
     .action((consumer: string, opts: { maxMessages?: number }) =>
       setAction(async () => {
-        if (!CONSUMERS.includes(consumer)) throw new Error(`Consumer "${consumer}" does not exist`);
         await context.upgrade();
         const app = await Application.create({ ...context.options, area: 'webapi_rest', logger: context.logger });
+        const fromModule = moduleConsumers(app).get(consumer);
+        if (!CONSUMERS.includes(consumer) && !fromModule) {
+          await app.close();
+          throw new Error(`Consumer "${consumer}" does not exist`);
+        }
         const stop = new AbortController();
         const onSignal = (): void => {
           context.logger.info('consumer: stopping after the current message');
@@ -51,27 +67,44 @@ export function addQueueCommands(program: Command, context: QueueCommandContext)
         process.on('SIGTERM', onSignal);
         process.on('SIGINT', onSignal);
         try {
+          if (fromModule) {
+            context.logger.info({ consumer }, 'consumer: started');
+            const handled = await fromModule.run({ signal: stop.signal, maxMessages: opts.maxMessages });
+            out(`Consumer ${consumer} processed ${handled} message(s).`);
+            return;
+          }
           if (!app.objectManager.isBound(OperationManagementInterface.name)) {
             throw new Error('No module serves Framework\\Bulk\\OperationManagementInterface: enable Dispensary_AsynchronousOperations');
           }
           const names = topology(app.config.queuePrefix);
+          const queueName = [...names.queues.keys()][0]!;
           const consumerRunner = new OperationConsumer({
             queue: app.queue,
-            queueName: [...names.queues.keys()][0]!,
+            queueName,
             operations: app.get<OperationManagementInterface>(OperationManagementInterface.name),
             routes: app.routes.keys(),
             target: (route) => app.routeTarget(route),
             unitOfWork: new UnitOfWork(app.knex),
             logger: context.logger,
+            batchSize: app.config.consumerBatchSize,
+            batchWaitMs: app.config.consumerBatchWaitMs,
           });
           // Said once the consumer can receive messages, not when the process booted: operators and tests wait for it.
           let started = false;
           const onConsuming = (): void => {
             if (started) return;
             started = true;
-            context.logger.info({ consumer, connection: app.queue.type }, 'consumer: started');
+            context.logger.info({ consumer, connection: app.queue.type, batchSize: app.config.consumerBatchSize }, 'consumer: started');
           };
-          const handled = await consumerRunner.run({ signal: stop.signal, maxMessages: opts.maxMessages, onConsuming });
+          let handled = 0;
+          const consume = async (signal: AbortSignal): Promise<void> => {
+            const left = opts.maxMessages === undefined ? undefined : opts.maxMessages - handled;
+            handled += await consumerRunner.run({ signal, maxMessages: left, onConsuming });
+          };
+          if (app.database.dialect === 'sqlite') {
+            // One writer: one consumer process works at a time, the others stand by (ConsumerLease).
+            await new ConsumerLease(app.knex, queueName, app.config.dbQueueLockTimeoutMs, context.logger).whileHeld(stop.signal, consume);
+          } else await consume(stop.signal);
           out(`Consumer ${consumer} processed ${handled} message(s).`);
         } finally {
           process.off('SIGTERM', onSignal);
@@ -100,6 +133,10 @@ export function addQueueCommands(program: Command, context: QueueCommandContext)
         }
       }),
     );
+}
+
+function moduleConsumers(app: Application): ConsumerList {
+  return app.get<ConsumerList>('Framework\\MessageQueue\\ConsumerList');
 }
 
 function positiveInteger(value: string): number {

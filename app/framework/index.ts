@@ -32,7 +32,23 @@ export function optional(): ParameterDecorator & PropertyDecorator {
 
 export { implementsContract } from './contract/implementsContract.js';
 export { defineDataInterface, type DataInterface } from './contract/DataInterface.js';
-export { EventManagerInterface, type Event, type Observer, type ObserverInterface } from './event/index.js';
+export { EventManagerInterface, type Event, type Observer, type ObserverInterface, type EventData, type ObserverOf } from './event/index.js';
+export type {
+  AfterPlugin,
+  AroundPlugin,
+  BeforePlugin,
+  MethodName,
+  NoSuchTargetMethod,
+  PluginArguments,
+  PluginMethod,
+  PluginMethodsOf,
+  PluginOf,
+  PluginResult,
+  PluginTargetNames,
+  Proceed,
+  Satisfies,
+  TypedSubject,
+} from './interception/PluginTypes.js';
 export type { ExtensionAttributes } from './extension/ExtensionAttributes.js';
 
 export { defineContract, isContract, type Contract, type MethodSpec, type ParameterSpec } from './contract/Contract.js';
@@ -73,6 +89,7 @@ export {
   type ConditionType,
 } from './api/search/index.js';
 export { systemClock, type Clock } from './stdlib/Clock.js';
+export { RefreshingValue } from './stdlib/RefreshingValue.js';
 export type { AdminLoginSettings, PasswordHashingSettings } from './security/settings.js';
 export {
   BulkManagementInterface,
@@ -80,10 +97,18 @@ export {
   type BulkToSchedule,
   type OperationRequest,
   type StoredOperation,
+  type OperationCompletion,
 } from './bulk/BulkManagementInterface.js';
 export { OperationStatus, type OperationStatusCode } from './bulk/OperationStatus.js';
 export { encodeOperationMessage } from './bulk/OperationMessage.js';
-export type { QueueConnection } from './queue/QueueConnection.js';
+export { sleep, type ConsumeOptions, type QueueConnection } from './queue/QueueConnection.js';
+export type { QueueConsumer } from './queue/ConsumerList.js';
+export { ServiceCallHooksInterface, type DescribedServiceCall, type HookPointList, type ServiceCall } from './webapi/ServiceCallHooks.js';
+export type { DispatchHook } from './event/DispatchHookList.js';
+/** For modules that read an etc/*.xml of their own (webhooks.xml, io_events.xml) with the runtime's strictness. */
+export { ConfigError, checkElement, parseBooleanAttr, parseXmlFile, type XmlElement } from './config/xml.js';
+export type { ModuleDefinition } from './module/ModuleLoader.js';
+export { SharedState, type SharedRateLimiter, type RateLimitOptions, type RedisSettings } from './shared/SharedState.js';
 
 /** Names of the services the runtime binds, for `@inject(...)`. */
 export const FrameworkServices = {
@@ -100,4 +125,10 @@ export const FrameworkServices = {
   Clock: 'Framework\\Stdlib\\Clock',
   /** The async web API's message queue (QueueConnection: `amqp` or `db`). */
   QueueConnection: 'Framework\\MessageQueue\\QueueConnection',
+  /** prom-client's Registry that `/metrics` serves: register module metrics on it. */
+  MetricsRegistry: 'Framework\\Observability\\MetricsRegistry',
+  /** {@link HookPointList}: the contract methods and events hooks can attach to. */
+  HookPointList: 'Framework\\Webapi\\HookPointList',
+  /** {@link SharedState}: rate limits and claims shared by every process through Redis, or in memory. */
+  SharedState: 'Framework\\Cache\\SharedState',
 } as const;

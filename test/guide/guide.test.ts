@@ -3,10 +3,12 @@
  * of the guide's module (or its test), byte for byte; every file of that module is shown; and the
  * shell commands it lists run. reminders.test.ts boots the module and exercises it.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { DIST_ROOT, PROJECT_ROOT } from '../../app/bootstrap/paths.js';
+import { PROJECT_MODULE_SOURCES } from '../support/modules.js';
 import { TestApp } from '../support/testApp.js';
 
 const GUIDE = path.join(PROJECT_ROOT, 'docs', 'writing-a-module.md');
@@ -64,9 +66,14 @@ describe('docs/writing-a-module.md', () => {
   it('should list shell commands that run', async function () {
     const commands = all.filter((b) => b.lang === 'sh').flatMap((b) => b.body.split('\n').filter((l) => l.startsWith('npm run cli -- ')));
     expect(commands.length).to.be.greaterThan(0);
+    // The guide switches its module off and on: on a copy of etc/config.json, never the project's own.
+    const configDir = mkdtempSync(path.join(os.tmpdir(), 'guide-config-'));
+    const moduleConfigFile = path.join(configDir, 'config.json');
+    copyFileSync(path.join(PROJECT_ROOT, 'etc', 'config.json'), moduleConfigFile);
     const t = await TestApp.start({
+      moduleConfigFile,
       moduleSources: [
-        { modulesDir: path.join(PROJECT_ROOT, 'modules'), codeDir: path.join(DIST_ROOT, 'modules') },
+        PROJECT_MODULE_SOURCES,
         { modulesDir: path.join(PROJECT_ROOT, 'test', 'fixtures', 'guide', 'modules'), codeDir: path.join(DIST_ROOT, 'test', 'fixtures', 'guide', 'modules') },
       ],
     });
@@ -79,6 +86,7 @@ describe('docs/writing-a-module.md', () => {
       expect((await t.cli('dev:event:list', 'dispensary_recommendation_save_after')).out.join('\n')).to.contain('acme_reminders_schedule_follow_up');
     } finally {
       await t.stop();
+      rmSync(configDir, { recursive: true, force: true });
     }
   });
 });

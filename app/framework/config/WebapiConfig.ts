@@ -23,6 +23,12 @@ export interface RouteDefinition {
   readonly serviceClass: string;
   readonly serviceMethod: string;
   readonly resources: readonly string[];
+  /**
+   * `global` (webapi.xml `<route ... scope="global">`): the route changes data every store shares,
+   * so a caller bound to one store is refused at authorization, before the body is read or
+   * anything is queued, as the ACL resources are.
+   */
+  readonly scope?: 'global';
   readonly data: readonly RouteParameterInjection[];
   readonly file: string;
   readonly module: string;
@@ -37,11 +43,13 @@ export function readWebapiConfig(modules: readonly ModuleDefinition[]): RouteDef
     if (root.name !== 'routes') throw new ConfigError(`${file}: the root element must be <routes>`);
     checkElement(root, { children: ['route'] }, file, 'routes');
     for (const element of root.children) {
-      checkElement(element, { required: ['url', 'method'], optional: ['secure', 'soapOperation'], children: ['service', 'resources', 'data'] }, file, 'route');
+      checkElement(element, { required: ['url', 'method'], optional: ['secure', 'soapOperation', 'scope'], children: ['service', 'resources', 'data'] }, file, 'route');
       const url = element.attrs.url!;
       const method = element.attrs.method!.toUpperCase() as HttpMethod;
       if (!HTTP_METHODS.includes(method)) throw new ConfigError(`${file}: route ${url} has an unknown method "${element.attrs.method}"`);
       if (!/^\/V\d+\//.test(url)) throw new ConfigError(`${file}: route url "${url}" must start with a version segment such as /V1/`);
+      const scope = element.attrs.scope;
+      if (scope !== undefined && scope !== 'global') throw new ConfigError(`${file}: route ${method} ${url} has an unknown scope "${scope}" (only "global")`);
       const services = element.children.filter((c) => c.name === 'service');
       if (services.length !== 1) throw new ConfigError(`${file}: route ${method} ${url} needs exactly one <service>`);
       const service = services[0]!;
@@ -74,6 +82,7 @@ export function readWebapiConfig(modules: readonly ModuleDefinition[]): RouteDef
         serviceClass: service.attrs.class!,
         serviceMethod: service.attrs.method!,
         resources,
+        ...(scope === 'global' ? { scope } : {}),
         data,
         file,
         module: module.name,

@@ -2,10 +2,11 @@ import 'reflect-metadata';
 import type { Contract } from './Contract.js';
 
 /**
- * TypeScript's `implements` vanishes at run time, so a class that serves a contract without being
- * its `<preference>` says so with this decorator: `@implementsContract(FooInterface)`. Plugins
- * declared on the contract then wrap it too, as Magento wraps every class implementing an
- * interface. Subclasses inherit the declaration.
+ * TypeScript's `implements` vanishes at run time; setup:di:compile reads it from the source of the
+ * modules it sees (generated/metadata/implements.json), so plugins declared on a contract wrap every
+ * class that implements it, as Magento does. A class whose source the build does not see (a module
+ * compiled elsewhere) says so with this decorator: `@implementsContract(FooInterface)`.
+ * Subclasses inherit the declaration.
  */
 const IMPLEMENTS_KEY = Symbol.for('Framework\\Contract\\implements');
 

@@ -2,6 +2,12 @@
  * knex migrations owned by modules: each module keeps `migrations/<timestamp>_<name>.ts` next to
  * its code. Names are unique across modules (a clash is a start-up error) and ordered by name, so
  * the timestamp prefix decides the order across modules too.
+ *
+ * A disabled or removed module's tables stay, as in Magento. knex calls a migration directory
+ * "corrupt" when a migration it recorded is missing from the list, so, given the database, the
+ * source also lists every applied migration of a module that is disabled (from its files: its
+ * `down` still works) or gone (known only by name, from knex_migrations and the owner table; its
+ * up and down refuse with a message that names the module). Those are never pending, so they never run up.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -10,43 +16,98 @@ import type { Knex } from 'knex';
 import { ConfigError } from '../config/xml.js';
 import type { ModuleDefinition } from '../module/ModuleLoader.js';
 import { isUnavailable, storageFailure } from './dialect.js';
+import { appliedMigrationNames, readMigrationOwners } from './MigrationOwners.js';
+
+/** `enabled`: its module is enabled; `disabled`: applied, its module disabled; `absent`: applied, its module's folder gone. */
+export type MigrationState = 'enabled' | 'disabled' | 'absent';
+
+/** The owner of an applied migration whose module is gone and was never recorded. */
+export const UNKNOWN_MODULE = '(unknown module)';
 
 export interface ModuleMigration {
   readonly name: string;
   readonly module: string;
-  readonly file: string;
+  /** None for a migration whose module's folder is gone. */
+  readonly file?: string;
+  readonly state: MigrationState;
+}
+
+export interface MigrationSourceOptions {
+  /**
+   * The service runs compiled `.js`; the knex CLI (knexfile.ts, under tsx) runs the `.ts`
+   * sources. The name leaves out the extension, so both record the same migration.
+   */
+  readonly extensions?: readonly string[];
+  /** Every module of the module folders, enabled or not (a disabled module's applied migrations come from its files). */
+  readonly installed?: readonly ModuleDefinition[];
+  /** Where to read what was applied; without it the source lists the enabled modules' migrations only. */
+  readonly knex?: Knex;
+}
+
+/** The migrations in a module's `migrations/` folder. */
+export function moduleMigrationFiles(module: ModuleDefinition, extensions: readonly string[] = ['.js', '.mjs']): ModuleMigration[] {
+  const dir = path.join(module.codeDir, 'migrations');
+  if (!existsSync(dir)) return [];
+  const found: ModuleMigration[] = [];
+  for (const entry of readdirSync(dir)) {
+    const extension = extensions.find((candidate) => entry.endsWith(candidate));
+    if (!extension || entry.endsWith('.d.ts')) continue;
+    found.push({ name: entry.slice(0, -extension.length), module: module.name, file: path.join(dir, entry), state: 'enabled' });
+  }
+  return found.sort(byName);
+}
+
+function byName(a: { name: string }, b: { name: string }): number {
+  return a.name.localeCompare(b.name);
 }
 
 export class ModuleMigrationSource implements Knex.MigrationSource<ModuleMigration> {
   private readonly migrations: ModuleMigration[];
+  /** Migrations of installed modules that are disabled, by name. */
+  private readonly disabledFiles = new Map<string, ModuleMigration>();
+  private readonly knex?: Knex;
 
-  /**
-   * `extensions`: the service runs compiled `.js`; the knex CLI (knexfile.ts, under tsx) runs the
-   * `.ts` sources. The name leaves out the extension, so both record the same migration.
-   */
-  constructor(modules: readonly ModuleDefinition[], extensions: readonly string[] = ['.js', '.mjs']) {
-    const byName = new Map<string, ModuleMigration>();
+  constructor(modules: readonly ModuleDefinition[], options: MigrationSourceOptions = {}) {
+    const extensions = options.extensions ?? ['.js', '.mjs'];
+    const byNameMap = new Map<string, ModuleMigration>();
     for (const module of modules) {
-      const dir = path.join(module.codeDir, 'migrations');
-      if (!existsSync(dir)) continue;
-      for (const entry of readdirSync(dir)) {
-        const extension = extensions.find((candidate) => entry.endsWith(candidate));
-        if (!extension || entry.endsWith('.d.ts')) continue;
-        const name = entry.slice(0, -extension.length);
-        const other = byName.get(name);
-        if (other) throw new ConfigError(`Migration name "${name}" is used by both ${other.module} and ${module.name}`);
-        byName.set(name, { name, module: module.name, file: path.join(dir, entry) });
+      for (const migration of moduleMigrationFiles(module, extensions)) {
+        const other = byNameMap.get(migration.name);
+        if (other) throw new ConfigError(`Migration name "${migration.name}" is used by both ${other.module} and ${module.name}`);
+        byNameMap.set(migration.name, migration);
       }
     }
-    this.migrations = [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
+    this.migrations = [...byNameMap.values()].sort(byName);
+    const enabled = new Set(modules.map((module) => module.name));
+    for (const module of options.installed ?? []) {
+      if (enabled.has(module.name)) continue;
+      for (const migration of moduleMigrationFiles(module, extensions)) {
+        if (!byNameMap.has(migration.name)) this.disabledFiles.set(migration.name, { ...migration, state: 'disabled' });
+      }
+    }
+    this.knex = options.knex;
   }
 
+  /** The enabled modules' migrations, in order. */
   list(): readonly ModuleMigration[] {
     return this.migrations;
   }
 
   async getMigrations(): Promise<ModuleMigration[]> {
-    return [...this.migrations];
+    if (!this.knex) return [...this.migrations];
+    return [...this.migrations, ...(await this.kept())].sort(byName);
+  }
+
+  /** Applied migrations of modules that are disabled or gone, oldest first. */
+  async kept(): Promise<ModuleMigration[]> {
+    if (!this.knex) return [];
+    const own = new Set(this.migrations.map((migration) => migration.name));
+    const missing = (await appliedMigrationNames(this.knex)).filter((name) => !own.has(name));
+    if (missing.length === 0) return [];
+    const owners = await readMigrationOwners(this.knex);
+    return missing.map(
+      (name): ModuleMigration => this.disabledFiles.get(name) ?? { name, module: owners.get(name) ?? UNKNOWN_MODULE, state: 'absent' },
+    );
   }
 
   getMigrationName(migration: ModuleMigration): string {
@@ -54,8 +115,48 @@ export class ModuleMigrationSource implements Knex.MigrationSource<ModuleMigrati
   }
 
   async getMigration(migration: ModuleMigration): Promise<Knex.Migration> {
+    if (!migration.file) {
+      const refuse = async (): Promise<void> => {
+        throw new ConfigError(
+          `Migration ${migration.name} belongs to ${migration.module}, which is no longer in the module folders: its code (up and down) left with it. ` +
+            `Put the module's folder back (disabled is fine) to roll it back, e.g. with module:uninstall --remove-data ${migration.module}.`,
+        );
+      };
+      return { up: refuse, down: refuse };
+    }
     return (await import(pathToFileURL(migration.file).href)) as Knex.Migration;
   }
+}
+
+/** Applied migrations of one disabled or absent module. */
+export interface KeptMigrations {
+  readonly module: string;
+  readonly state: 'disabled' | 'absent';
+  readonly migrations: readonly string[];
+}
+
+export function groupKept(kept: readonly ModuleMigration[]): KeptMigrations[] {
+  const groups = new Map<string, { module: string; state: 'disabled' | 'absent'; migrations: string[] }>();
+  for (const migration of kept) {
+    if (migration.state === 'enabled') continue;
+    const group = groups.get(migration.module) ?? { module: migration.module, state: migration.state, migrations: [] };
+    group.migrations.push(migration.name);
+    groups.set(migration.module, group);
+  }
+  return [...groups.values()].sort((a, b) => a.module.localeCompare(b.module));
+}
+
+/** What setup:upgrade and start-up say about a disabled or removed module's tables. */
+export function keptWarning(group: KeptMigrations): string {
+  const count = `${group.migrations.length} applied migration${group.migrations.length === 1 ? '' : 's'}`;
+  const names = group.migrations.join(', ');
+  if (group.module === UNKNOWN_MODULE) {
+    return `${count} of a module that is no longer installed ${group.migrations.length === 1 ? 'is' : 'are'} kept (${names}); its owner was never recorded, so nothing can roll ${group.migrations.length === 1 ? 'it' : 'them'} back.`;
+  }
+  if (group.state === 'disabled') {
+    return `${group.module} is disabled; its ${count} ${group.migrations.length === 1 ? 'is' : 'are'} kept. module:uninstall --remove-data ${group.module} removes its tables.`;
+  }
+  return `${group.module} is not installed (no folder in the module folders); its ${count} ${group.migrations.length === 1 ? 'is' : 'are'} kept (${names}). Put its folder back and run module:uninstall --remove-data ${group.module} to remove its tables.`;
 }
 
 /**

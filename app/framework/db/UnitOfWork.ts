@@ -53,6 +53,48 @@ export class UnitOfWork {
   }
 }
 
+/** A savepoint could not be rolled back to (the database ended the whole transaction): nothing of it can be kept. */
+export class SavepointLostError extends Error {
+  constructor(cause: unknown) {
+    super('The transaction could not be rolled back to a savepoint', { cause });
+    this.name = 'SavepointLostError';
+  }
+}
+
+/** Savepoints open per transaction: a nested one gets a name of its own (MySQL replaces a savepoint of the same name). */
+const openSavepoints = new WeakMap<object, number>();
+
+/**
+ * Runs `work` inside the current unit of work's transaction behind a savepoint: when it throws,
+ * its writes alone are rolled back and the transaction goes on (a batch of queued operations, one
+ * of which fails). Raw SAVEPOINT statements on the transaction's own connection, the same on
+ * SQLite, MySQL/MariaDB and PostgreSQL.
+ */
+export async function withSavepoint<R>(work: () => Promise<R>): Promise<R> {
+  const trx = requestContext.current()?.transaction;
+  if (!trx) throw new Error('withSavepoint() needs an open unit of work');
+  const depth = openSavepoints.get(trx) ?? 0;
+  const name = `unit_of_work_${depth}`;
+  await trx.raw(`SAVEPOINT ${name}`);
+  openSavepoints.set(trx, depth + 1);
+  let result: R;
+  try {
+    result = await work();
+  } catch (error) {
+    openSavepoints.set(trx, depth);
+    try {
+      await trx.raw(`ROLLBACK TO SAVEPOINT ${name}`);
+      await trx.raw(`RELEASE SAVEPOINT ${name}`);
+    } catch (rollbackError) {
+      throw new SavepointLostError(rollbackError);
+    }
+    throw error;
+  }
+  openSavepoints.set(trx, depth);
+  await trx.raw(`RELEASE SAVEPOINT ${name}`);
+  return result;
+}
+
 export function translateDatabaseError(error: unknown): unknown {
   if (isUnavailable(error) || storageFailure(error)) {
     return new ServiceUnavailableException(SERVICE_UNAVAILABLE, {}, undefined, { cause: error });

@@ -4,6 +4,7 @@
  */
 import pg from 'pg';
 import type { DatabaseSettings } from './dialect.js';
+import { DEFAULT_DATABASE_TIMEOUTS, mysqlAfterCreate, pgAfterCreate, pgTimeoutOptions, type DatabaseTimeouts } from './queryTimeouts.js';
 import { cachePreparedStatements, type SqliteConnection } from './sqliteStatementCache.js';
 
 const PG_TIMESTAMP = 1114;
@@ -27,7 +28,8 @@ function unicodeLower(conn: SqliteConnection): void {
   conn.function('lower', { deterministic: true }, (value) => (typeof value === 'string' ? value.toLowerCase() : value));
 }
 
-export function parseDatabaseUrl(url: string): DatabaseSettings {
+/** `timeouts` bound each wait on a server database (queryTimeouts.ts); SQLite, a local file, has none. */
+export function parseDatabaseUrl(url: string, timeouts: DatabaseTimeouts = DEFAULT_DATABASE_TIMEOUTS): DatabaseSettings {
   if (url.startsWith('sqlite:')) {
     const filename = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '') || ':memory:';
     return {
@@ -76,10 +78,12 @@ export function parseDatabaseUrl(url: string): DatabaseSettings {
           supportBigNumbers: true,
           charset: 'utf8mb4',
           timezone: 'Z',
-          connectTimeout: 5000,
+          connectTimeout: timeouts.connectMs,
+          enableKeepAlive: true,
+          keepAliveInitialDelay: 10_000,
         },
-        pool: { min: 0, max: 10 },
-        acquireConnectionTimeout: 10000,
+        pool: { min: 0, max: 10, afterCreate: mysqlAfterCreate(timeouts) },
+        acquireConnectionTimeout: timeouts.acquireMs,
       },
     };
   }
@@ -93,10 +97,10 @@ export function parseDatabaseUrl(url: string): DatabaseSettings {
       dialect: 'postgres',
       config: {
         client: 'pg',
-        connection: { connectionString: parsed.toString(), connectionTimeoutMillis: 5000 },
+        connection: { connectionString: parsed.toString(), ...pgTimeoutOptions(timeouts) },
         searchPath: schema ? [schema] : undefined,
-        pool: { min: 0, max: 10 },
-        acquireConnectionTimeout: 10000,
+        pool: { min: 0, max: 10, afterCreate: pgAfterCreate(timeouts) },
+        acquireConnectionTimeout: timeouts.acquireMs,
       },
     };
   }

@@ -37,6 +37,7 @@ const UNAVAILABLE_CODES = new Set([
   '57P01', // admin_shutdown
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now
+  '57014', // query_canceled: statement_timeout (queryTimeouts.ts)
   '53300', // too_many_connections
   '08000',
   '08003',
@@ -50,10 +51,14 @@ export function isUnavailable(error: unknown): boolean {
   const e = error as DriverError;
   if (!e || typeof e !== 'object') return false;
   if (e.code !== undefined && UNAVAILABLE_CODES.has(String(e.code))) return true;
+  // MariaDB's max_statement_time, MySQL's max_execution_time (queryTimeouts.ts).
+  if (e.errno === 1969 || e.errno === 3024) return true;
   const message = e.message ?? '';
+  // pg's connect timeout (connectionTimeoutMillis, DB_CONNECT_TIMEOUT_MS).
+  if (message === 'timeout expired') return true;
   return (
     e.name === 'KnexTimeoutError' ||
-    /Connection terminated|Connection lost|connect ECONNREFUSED|Can't add new command when connection is in closed state|Client has encountered a connection error|timeout exceeded when trying to connect|read ECONNRESET/i.test(
+    /Connection terminated|Connection lost|connect ECONNREFUSED|Can't add new command when connection is in closed state|Client has encountered a connection error|timeout exceeded when trying to connect|read ECONNRESET|Query read timeout|Connection terminated due to connection timeout/i.test(
       message,
     )
   );

@@ -41,8 +41,10 @@ export class ObjectManager {
     readonly config: DiConfig,
     private readonly resolver: ClassResolver,
     instances: ReadonlyMap<string, unknown> = new Map(),
+    /** Class name -> contracts its TypeScript source implements (setup:di:compile). */
+    implemented: Readonly<Record<string, readonly string[]>> = {},
   ) {
-    this.plugins = new PluginChainBuilder(config, resolver, (typeName) => this.get<object>(typeName));
+    this.plugins = new PluginChainBuilder(config, resolver, (typeName) => this.get<object>(typeName), implemented);
     for (const [name, instance] of instances) this.bindConstant(name, instance);
   }
 

@@ -15,6 +15,8 @@ export class PluginChainBuilder {
     private readonly resolver: ClassResolver,
     /** The (shared) plugin instance of a type name, asked for on the first intercepted call. */
     private readonly instanceOf: (typeName: string) => object,
+    /** Class name -> contracts it `implements` in TypeScript (setup:di:compile's generated/metadata/implements.json). */
+    private readonly implemented: Readonly<Record<string, readonly string[]>> = {},
   ) {}
 
   /**
@@ -54,8 +56,9 @@ export class PluginChainBuilder {
 
   /**
    * The names whose plugins apply to an instance of `cls` bound as `name`, most general first:
-   * the contracts it implements (those whose preference chain passes through it or a parent, and
-   * those it declares with @implementsContract), then `own`.
+   * the contracts it implements (those whose preference chain passes through it or a parent, those
+   * its TypeScript source `implements` as setup:di:compile read it, and those it declares with
+   * @implementsContract), then `own`.
    */
   private pluginTargets(cls: Newable, own: string[]): string[] {
     const contracts: string[] = [];
@@ -69,6 +72,7 @@ export class PluginChainBuilder {
         seen.add(next); // a cycle is reported where it is bound; here it must only not loop
       }
     }
+    for (const name of own) contracts.push(...(Object.hasOwn(this.implemented, name) ? this.implemented[name]! : []));
     contracts.push(...declaredContracts(cls));
     return [...new Set([...contracts, ...own])];
   }

@@ -15,12 +15,15 @@ interface TarnPool {
 }
 
 export class Metrics {
-  readonly registry = new Registry();
   private readonly requests: Counter<'method' | 'route' | 'status'>;
   private readonly duration: Histogram<'method' | 'route' | 'status'>;
   private readonly series = new Map<string, { requests: { inc(): void }; duration: { observe(value: number): void } }>();
 
-  constructor(knex: Knex) {
+  constructor(
+    knex: Knex,
+    /** The application's registry, which modules may add to; a fresh one by default. */
+    readonly registry = new Registry(),
+  ) {
     collectDefaultMetrics({ register: this.registry });
     this.requests = new Counter({
       name: 'http_requests_total',

@@ -1,17 +1,20 @@
 /**
  * The asynchronous and bulk web API (Magento_WebapiAsync): every POST, PUT and DELETE route also
  * answers under `/async/V1/...` (one request) and `/async/bulk/V1/...` (a JSON array; path
- * parameters spelled `by<Param>`, each element carrying the parameter). The store, the token and
- * every element's input are checked exactly as the synchronous route checks them, through the
- * route's own input mapper; then the bulk is recorded and the accepted elements are queued, and
- * the answer is 202 with `bulk_uuid`, `request_items` and `errors`.
+ * parameters spelled `by<Param>`, each element carrying the parameter). The store, the caller
+ * (the route's resources and scope, through the front controller's own authorize) and every
+ * element's input are checked exactly as the synchronous route checks them, through the route's
+ * own input mapper; one element that fails its input answers 400 for the whole request, nothing
+ * queued (Magento's InputParamsResolver). Then the bulk is recorded and its operations queued,
+ * and the answer is 202 with `bulk_uuid`, `request_items` and `errors`. A GET answers 400
+ * `Specified request cannot be processed.`, as Magento's.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type express from 'express';
 import type { Caller, Store } from '../context/RequestContext.js';
 import { newRequestContext, requestContext } from '../context/RequestContext.js';
 import type { BulkManagementInterface, OperationToSchedule } from '../bulk/BulkManagementInterface.js';
-import { InputException } from '../exception/InputException.js';
+import { InputException, type InputError } from '../exception/InputException.js';
 import { LocalizedException, renderPhrase } from '../exception/LocalizedException.js';
 import { ServiceUnavailableException } from '../exception/ServiceUnavailableException.js';
 import { httpStatusOf } from './ErrorProcessor.js';
@@ -26,11 +29,22 @@ import { assertQueryParameterCount, assertSafeStrings } from './InputSafety.js';
 
 export const MAX_BULK_SIZE = 1000;
 const ASYNC_METHODS = new Set(['POST', 'PUT', 'DELETE']);
+
+/** Whether a route has async forms: POST, PUT and DELETE routes that need a caller. */
+export function hasAsyncForm(route: RouteDefinition): boolean {
+  return ASYNC_METHODS.has(route.method) && !route.resources.includes('anonymous');
+}
 const NO_ROUTE = 'Request does not match any route.';
+export const CANNOT_PROCESS = 'Specified request cannot be processed.';
+/** Magento's MassSchedule names a failed element so; the project adds why. */
+export const ELEMENT_ERROR = 'Error processing %key element of input data: %error';
+
+/** What a route asks of its caller (webapi.xml): its ACL resources and its scope. */
+export type RouteAccess = Pick<RouteDefinition, 'resources' | 'scope'>;
 
 /** What the async controller borrows from the front controller, so both check requests alike. */
 export interface RequestChecks {
-  authorize(req: express.Request, resources: readonly string[], store: Store, defaultScope: boolean): Promise<Caller>;
+  authorize(req: express.Request, route: RouteAccess, store: Store, defaultScope: boolean): Promise<Caller>;
   readBody(req: express.Request, acceptArray: boolean): Promise<unknown>;
   placeholders(store: Store, caller: Caller): Record<string, string | number | null>;
 }
@@ -70,11 +84,16 @@ export class AsyncController {
   ) {
     for (const [definition, target] of routes) {
       // Anonymous routes (e.g. the admin token) stay synchronous: a guest could not read the bulk's status anyway.
-      if (!ASYNC_METHODS.has(definition.method) || definition.resources.includes('anonymous')) continue;
+      if (!hasAsyncForm(definition)) continue;
       const entry: AsyncTarget = { definition, target, params: [...definition.url.matchAll(/\/:(\w+)/g)].map((m) => m[1]!) };
       this.single.add(definition, entry);
       this.bulk.add({ ...definition, url: bulkUrl(definition.url) }, entry);
     }
+  }
+
+  /** Whether a module records bulks (without one, `/async/...` answers 404). */
+  available(): boolean {
+    return this.bulks() !== null;
   }
 
   /** `routePath` starts with `/async/`. */
@@ -83,6 +102,8 @@ export class AsyncController {
     const isBulk = segments[1] === 'bulk';
     const path = '/' + segments.slice(isBulk ? 2 : 1).join('/');
     const bulks = this.bulks();
+    // Magento's asynchronous request processor takes no GET: no processor can, so its Rest controller answers 400.
+    if (bulks && req.method === 'GET') throw new WebapiException(400, CANNOT_PROCESS);
     const match = bulks && ASYNC_METHODS.has(req.method) ? (isBulk ? this.bulk : this.single).match(req.method, path) : null;
     if (!match) throw new WebapiException(404, NO_ROUTE);
     const { route, pathParams } = match;
@@ -92,7 +113,7 @@ export class AsyncController {
     trace.route = `/async${isBulk ? '/bulk' : ''}${route.definition.url}`;
 
     return requestContext.run(newRequestContext(trace.requestId, store, () => req.ip ?? req.socket.remoteAddress), async () => {
-      const caller = await this.checks.authorize(req, definition.resources, store, defaultScope);
+      const caller = await this.checks.authorize(req, definition, store, defaultScope);
       requestContext.current()!.caller = caller;
       trace.caller = caller;
       const body = await this.checks.readBody(req, isBulk);
@@ -105,6 +126,9 @@ export class AsyncController {
         if (body.length > MAX_BULK_SIZE) {
           throw new WebapiException(400, 'A bulk request can contain at most %limit operations; this one has %count.', { limit: MAX_BULK_SIZE, count: body.length });
         }
+        // As Magento's InputParamsResolver: every element is converted to the route's input first, and
+        // one that cannot be fails the whole request (Magento: 500; here 400 naming each element and why).
+        const errors: InputError[] = [];
         body.forEach((element: unknown, key) => {
           try {
             if (!element || typeof element !== 'object' || Array.isArray(element)) {
@@ -116,16 +140,17 @@ export class AsyncController {
               const value = own[name] ?? own[name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)];
               if (typeof value === 'string' || typeof value === 'number') params[name] = String(value);
             }
-            // The same character rules as the synchronous route: a bad element is rejected, not queued.
+            // The same character rules as the synchronous route.
             // The path parameters are keys of the element itself: checking the element names each once.
             assertSafeStrings({ pathParams: {}, body: own, query: undefined });
             const args = target.mapper.map({ pathParams: params, body: own, query: undefined, placeholders });
             operations.push(accepted(key, request(args)));
           } catch (error) {
-            if (!(error instanceof LocalizedException)) throw error;
-            operations.push({ key, status: 5, request: null, dataHash: null, errorMessage: describe(error), errorCode: httpStatusOf(error) });
+            if (!(error instanceof LocalizedException) || httpStatusOf(error) !== 400) throw error;
+            for (const reason of reasons(error)) errors.push({ phrase: ELEMENT_ERROR, parameters: { key, error: reason } });
           }
         });
+        if (errors.length) throw new InputException(errors);
       } else {
         if (body !== undefined && (body === null || typeof body !== 'object' || Array.isArray(body))) {
           throw new WebapiException(400, 'The request body must be a JSON object.');
@@ -166,8 +191,8 @@ function accepted(key: number, request: OperationToSchedule['request'] & object)
   return { key, status: 4, request, dataHash };
 }
 
-/** A rejected element's message: every input error, placeholders filled. */
-function describe(error: LocalizedException): string {
-  if (error instanceof InputException) return error.errors.map((e) => renderPhrase(e.phrase, e.parameters)).join(' ');
-  return renderPhrase(error.phrase, error.parameters);
+/** Why an element was refused: each input error, placeholders filled. */
+function reasons(error: LocalizedException): string[] {
+  if (error instanceof InputException) return error.errors.map((e) => renderPhrase(e.phrase, e.parameters));
+  return [renderPhrase(error.phrase, error.parameters)];
 }

@@ -9,6 +9,8 @@ export interface AuthorizationRequest {
   /** The route's resources; all are required. Never contains `anonymous`. */
   readonly resources: readonly string[];
   readonly store: Store;
+  /** The route changes data every store shares (webapi.xml `scope="global"`): a store-bound caller is refused. */
+  readonly globalScope?: boolean;
   /** True for `/rest/V1/...` (no store code in the path). */
   readonly defaultScope: boolean;
   /** The HTTP request as the client sent it, for hooks that check a signature over it (OAuth 1.0a). */

@@ -18,13 +18,18 @@ import type { InputMapper } from './InputMapper.js';
 import { traceOf } from '../observability/RequestTrace.js';
 import { assertQueryParameterCount, assertSafeStrings } from './InputSafety.js';
 import { JsonBodyReader } from './JsonBodyReader.js';
-import { AsyncAnswer, type AsyncController, type RequestChecks } from './AsyncController.js';
+import { AsyncAnswer, type AsyncController, type RequestChecks, type RouteAccess } from './AsyncController.js';
 import { applyFields, parseFields } from './PartialResponse.js';
 import type { RouteRegistry } from './RouteRegistry.js';
 import { snakeCaseKeys } from './naming.js';
 
 export interface RouteTarget {
   readonly mapper: InputMapper;
+  /**
+   * Runs before the unit of work opens (out-of-process before hooks: ServiceCallHooks.ts) and
+   * answers the arguments to call with; absent: the mapped ones.
+   */
+  readonly prepare?: (args: unknown[]) => Promise<unknown[]>;
   /** Calls the contract method on the (intercepted) service. */
   readonly invoke: (args: unknown[]) => Promise<unknown>;
   /** Writes run in a transaction; reads (GET) do not need one. */
@@ -47,6 +52,8 @@ export interface FrontControllerOptions {
   readonly health?: DatabaseHealth;
   /** The Swagger document of `GET /rest/<scope>/schema`, by scope code. */
   readonly schema?: (scopeCode: string) => unknown;
+  /** The Swagger document of the async forms, `GET /rest/<scope>/async/schema` (Magento's AsynchronousSchemaRequestProcessor). */
+  readonly asyncSchema?: (scopeCode: string) => unknown;
   /** `/rest/<scope>/async/...`: the asynchronous and bulk web API, built on this controller's checks. */
   readonly async?: (checks: RequestChecks) => AsyncController;
 }
@@ -109,6 +116,10 @@ export class FrontController implements RequestChecks {
       trace.route = '/schema';
       return this.options.schema(scopeCode ?? 'default');
     }
+    if (routePath === '/async/schema' && req.method === 'GET' && this.options.asyncSchema && this.async?.available()) {
+      trace.route = '/async/schema';
+      return this.options.asyncSchema(scopeCode ?? 'default');
+    }
     if (this.async && routePath.startsWith('/async/')) return this.async.dispatch(req, routePath, store, defaultScope);
     const match = this.options.routes.match(req.method, routePath);
     if (!match) throw new WebapiException(404, NO_ROUTE);
@@ -118,7 +129,7 @@ export class FrontController implements RequestChecks {
     // req.ip follows Express's `trust proxy` (TRUST_PROXY): the socket's address unless told otherwise.
     const context = newRequestContext(trace.requestId, store, () => req.ip ?? req.socket.remoteAddress);
     return requestContext.run(context, async () => {
-      context.caller = await this.authorize(req, route.definition.resources, store, defaultScope);
+      context.caller = await this.authorize(req, route.definition, store, defaultScope);
       trace.caller = context.caller;
       const body = await this.readBody(req);
       const target = route.target;
@@ -127,12 +138,13 @@ export class FrontController implements RequestChecks {
       // Express 5 parses the query string on every read of req.query: read it once.
       const query = req.query as Record<string, unknown>;
       assertSafeStrings({ pathParams, body, query });
-      const args = target.mapper.map({
+      const mapped = target.mapper.map({
         pathParams,
         body,
         query: req.method === 'GET' || req.method === 'DELETE' ? query : undefined,
         placeholders: placeholders(store, context.caller),
       });
+      const args = target.prepare ? await target.prepare(mapped) : mapped;
       const result = target.transactional
         ? await this.options.unitOfWork.run(() => target.invoke(args)).then((value) => {
             this.options.health?.writeSucceeded();
@@ -163,7 +175,9 @@ export class FrontController implements RequestChecks {
     return store;
   }
 
-  async authorize(req: Request, resources: readonly string[], store: Store, defaultScope: boolean): Promise<Caller> {
+  /** Everything the route asks of its caller: its ACL resources and, for a `scope="global"` route, a caller of every store. */
+  async authorize(req: Request, route: RouteAccess, store: Store, defaultScope: boolean): Promise<Caller> {
+    const { resources } = route;
     if (resources.some((r) => PUBLIC_RESOURCES.has(r))) return GUEST;
     const authorization = this.options.authorization();
     if (!authorization) throw AuthorizationException.forResources(resources);
@@ -181,7 +195,14 @@ export class FrontController implements RequestChecks {
       rawQuery,
       headers: req.headers,
     };
-    return authorization.authorize({ authorization: req.headers.authorization, resources, store, defaultScope, http });
+    return authorization.authorize({
+      authorization: req.headers.authorization,
+      resources,
+      store,
+      defaultScope,
+      ...(route.scope === 'global' ? { globalScope: true } : {}),
+      http,
+    });
   }
 
   placeholders(store: Store, caller: Caller): Record<string, string | number | null> {

@@ -2,6 +2,7 @@
  * The di.xml rules a Magento developer found different from Magento 2.4 (issue 9), each checked
  * against the behaviour of Magento's ObjectManager and PluginList. Every test here failed before.
  */
+import path from 'node:path';
 import { expect } from 'chai';
 import { runCli } from '../../../app/cli/Cli.js';
 import { constructorParameters } from '../../../app/framework/di/constructorParameters.js';
@@ -9,7 +10,9 @@ import type { Configurable } from '../../fixtures/runtime/modules/Fixture/Contai
 import { Greeter } from '../../fixtures/runtime/modules/Fixture/Container/Model/Greeter.js';
 import { Tricky } from '../../fixtures/runtime/modules/Fixture/Container/Model/Tricky.js';
 import type { DispatcherInterface } from '../../fixtures/runtime/modules/Fixture/Dispatch/Api/DispatcherInterface.js';
-import { ModuleTree, configXml, expectConfigError } from '../support/moduleTree.js';
+import { PROJECT_ROOT } from '../../../app/bootstrap/paths.js';
+import { implementedContracts } from '../../../app/framework/compile/implementedContracts.js';
+import { ModuleTree, configXml, expectConfigError, fixtureSourceDir } from '../support/moduleTree.js';
 
 const C = 'Fixture\\Container';
 const GREETER_API = `${C}\\Api\\GreeterInterface`;
@@ -22,6 +25,8 @@ const DISPATCHER = `${D}\\Model\\Dispatcher`;
 const SPECIAL = `${D}\\Model\\SpecialDispatcher`;
 const OTHER = `${D}\\Model\\OtherDispatcher`;
 const OTHER_SUB = `${D}\\Model\\OtherSubDispatcher`;
+const TYPED = `${D}\\Model\\TypedDispatcher`;
+const TYPED_SUB = `${D}\\Model\\TypedSubDispatcher`;
 
 const BASE_ARGS = `
   <preference for="${GREETER_API}" type="${GREETER}"/>
@@ -118,6 +123,25 @@ describe('di.xml rules as in Magento 2.4', () => {
         await om.get<DispatcherInterface>(name).dispatch(log);
         expect(log, name).to.deep.equal(['A.before', 'B.before', 'other', 'A.after', 'B.after']);
       }
+    });
+
+    it('should wrap a class that `implements` it in TypeScript only (read by setup:di:compile), and its subclasses', async () => {
+      const dir = path.join(fixtureSourceDir('runtime'), 'Fixture', 'Dispatch');
+      const implemented = implementedContracts([{ name: 'Fixture_Dispatch', vendor: 'Fixture', module: 'Dispatch', dir, codeDir: dir, sequence: [] }], PROJECT_ROOT);
+      expect(implemented[TYPED]).to.deep.equal([API]);
+      expect(implemented[TYPED_SUB], 'inherited').to.deep.equal([API]);
+      const body = `${PLUGINS}<type name="${TYPED}"/><type name="${TYPED_SUB}"/>`;
+      tree.module('Fixture_Dispatch', { files: { 'etc/di.xml': configXml(body) } });
+      const om = (await tree.boot('global', { implementedContracts: implemented })).objectManager;
+      for (const name of [TYPED, TYPED_SUB]) {
+        const log: string[] = [];
+        await om.get<DispatcherInterface>(name).dispatch(log);
+        expect(log, name).to.deep.equal(['A.before', 'B.before', 'typed', 'A.after', 'B.after']);
+      }
+      const unwrapped = (await tree.boot('global', { implementedContracts: {} })).objectManager;
+      const log: string[] = [];
+      await unwrapped.get<DispatcherInterface>(TYPED).dispatch(log);
+      expect(log, 'without the metadata, nothing says it implements the contract').to.deep.equal(['typed']);
     });
 
     it('should let the implementing class disable it by name, for that class only', async () => {

@@ -1,10 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
 import { DIST_ROOT, PROJECT_ROOT } from '../../../app/bootstrap/paths.js';
-import { discoverModules, type ModuleSources } from '../../../app/framework/module/ModuleLoader.js';
+import type { ModuleSources } from '../../../app/framework/module/ModuleLoader.js';
 import { TestApp } from '../../support/testApp.js';
 import { ModuleTree, configXml, expectConfigError, fixtureCodeDir, fixtureSourceDir } from '../support/moduleTree.js';
 
@@ -12,27 +10,20 @@ const SOURCES: ModuleSources[] = [
   { modulesDir: path.join(PROJECT_ROOT, 'modules'), codeDir: path.join(DIST_ROOT, 'modules') },
   { modulesDir: fixtureSourceDir('extension'), codeDir: fixtureCodeDir('extension') },
 ];
-const KEPT = new Set(['Dispensary_Store', 'Dispensary_Integration', 'Fixture_Ext']);
+const KEPT = ['Dispensary_Store', 'Dispensary_Integration', 'Fixture_Ext'];
 const INVALID = 'Invalid value of "%value" provided for the %fieldName field.';
 
 /** etc/extension_attributes.xml of the fixture module Fixture_Ext: scalar, list and data-interface attributes, one with <resources>. */
 describe('Extension attributes', () => {
   let t: TestApp;
-  let dir: string;
   let everything: string;
   let parcelsOnly: string;
   before(async () => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'ext-app-'));
-    const configFile = path.join(dir, 'config.json');
-    writeFileSync(configFile, JSON.stringify({ modules: Object.fromEntries(discoverModules(SOURCES).map((m) => [m.name, KEPT.has(m.name)])) }));
-    t = await TestApp.start({ moduleSources: SOURCES, moduleConfigFile: configFile });
+    t = await TestApp.start({ moduleSources: SOURCES, modules: KEPT });
     everything = await t.integrationToken({ allStores: true });
     parcelsOnly = await t.integrationToken({ allStores: true, resources: ['Fixture_Ext::parcels'] });
   });
-  after(async () => {
-    await t?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  after(async () => t?.stop());
 
   const get = (token: string) => request(t.http).get('/rest/V1/fixture/parcels/p1').set('Authorization', `Bearer ${token}`);
   const save = (parcel: unknown) => request(t.http).post('/rest/V1/fixture/parcels').set('Authorization', `Bearer ${everything}`).send({ parcel });
@@ -81,10 +72,13 @@ describe('Extension attributes', () => {
       const res = await save({ extension_attributes: { weight: 'heavy', tags: [1], pieces: 1.5, label: { extension_attributes: { colour: 5 } } } });
       expect(res.status).to.equal(400);
       expect(res.body.errors).to.deep.equal([
-        { message: INVALID, parameters: { fieldName: 'parcel.extension_attributes.weight', value: 'heavy' } },
+        { message: "Error occurred during \"extension_attributes\" processing. Error occurred during \"weight\" processing. Invalid type for value: \"heavy\". Expected Type: \"float\".", parameters: { fieldName: 'parcel.extension_attributes.weight' } },
         { message: INVALID, parameters: { fieldName: 'parcel.extension_attributes.pieces', value: '1.5' } },
-        { message: INVALID, parameters: { fieldName: 'parcel.extension_attributes.tags[0]', value: '1' } },
-        { message: INVALID, parameters: { fieldName: 'parcel.extension_attributes.label.extension_attributes.colour', value: '5' } },
+        { message: "Error occurred during \"extension_attributes\" processing. Error occurred during \"tags\" processing. Invalid type for value: \"1\". Expected Type: \"string\".", parameters: { fieldName: 'parcel.extension_attributes.tags[0]' } },
+        {
+          message: "Error occurred during \"extension_attributes\" processing. Error occurred during \"label\" processing. Error occurred during \"extension_attributes\" processing. Error occurred during \"colour\" processing. Invalid type for value: \"5\". Expected Type: \"string\".",
+          parameters: { fieldName: 'parcel.extension_attributes.label.extension_attributes.colour' },
+        },
       ]);
     });
 

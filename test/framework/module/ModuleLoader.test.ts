@@ -71,6 +71,29 @@ describe('ModuleLoader', () => {
     });
   });
 
+  describe('when two folders hold the same module', () => {
+    let other: ModuleTree;
+    beforeEach(() => (other = ModuleTree.create()));
+    afterEach(() => other.remove());
+
+    it('should fail naming both folders', async () => {
+      tree.module('Acme_Twin');
+      other.module('Acme_Twin');
+      await expectConfigError(() => loadModules([...tree.sources(), ...other.sources()]), 'Acme_Twin is declared twice', tree.dir('Acme_Twin'), other.dir('Acme_Twin'));
+    });
+
+    it("should pass over a folder's module its source excludes, as if absent", () => {
+      tree.module('Acme_Twin').module('Acme_Kept');
+      other.module('Acme_Twin', { sequence: ['Acme_Kept'] });
+      const [source] = tree.sources();
+      const modules = loadModules([{ ...source!, exclude: ['Acme_Twin'] }, ...other.sources()]);
+      expect(modules.map((m) => [m.name, m.dir])).to.deep.equal([
+        ['Acme_Kept', tree.dir('Acme_Kept')],
+        ['Acme_Twin', other.dir('Acme_Twin')],
+      ]);
+    });
+  });
+
   describe('when etc/config.json disables a module', () => {
     it('should leave the disabled module out', () => {
       tree.module('Acme_One').module('Acme_Two').module('Acme_Three').setEnabled('Acme_Two', false).setEnabled('Acme_Three', true);

@@ -4,15 +4,11 @@
  * the Dispensary_Store module, which resolves store scopes. The other project modules are
  * disabled, so these tests exercise the runtime and nothing else.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import type { ApplicationOptions } from '../../../app/bootstrap/Application.js';
-import { DIST_ROOT, PROJECT_ROOT } from '../../../app/bootstrap/paths.js';
-import { discoverModules, type ModuleSources } from '../../../app/framework/module/ModuleLoader.js';
-import { TestApp } from '../../support/testApp.js';
+import type { ModuleSources } from '../../../app/framework/module/ModuleLoader.js';
+import { PROJECT_MODULE_SOURCES } from '../../support/modules.js';
+import { TestApp, type TestAppOptions } from '../../support/testApp.js';
 import { fixtureCodeDir, fixtureSourceDir } from '../../framework/support/moduleTree.js';
 
 export interface ShopAppOptions {
@@ -30,19 +26,8 @@ export interface ShopApp {
   stop(): Promise<void>;
 }
 
-const KEPT = new Set(['Dispensary_Store', 'Fixture_Shop', 'Fixture_Auth']);
-
 export async function startShopApp(options: ShopAppOptions = {}): Promise<ShopApp> {
-  const sources: ModuleSources[] = [
-    { modulesDir: path.join(PROJECT_ROOT, 'modules'), codeDir: path.join(DIST_ROOT, 'modules') },
-    { modulesDir: fixtureSourceDir('webapi'), codeDir: fixtureCodeDir('webapi') },
-  ];
-  const enabled: Record<string, boolean> = {};
-  for (const module of discoverModules(sources)) enabled[module.name] = KEPT.has(module.name);
-  if (options.auth === false) enabled.Fixture_Auth = false;
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'shop-app-'));
-  const configFile = path.join(dir, 'config.json');
-  writeFileSync(configFile, JSON.stringify({ modules: enabled }));
+  const sources: ModuleSources[] = [PROJECT_MODULE_SOURCES, { modulesDir: fixtureSourceDir('webapi'), codeDir: fixtureCodeDir('webapi') }];
 
   const logs: Record<string, unknown>[] = [];
   const sink = new Writable({
@@ -51,26 +36,14 @@ export async function startShopApp(options: ShopAppOptions = {}): Promise<ShopAp
       done();
     },
   });
-  const appOptions: ApplicationOptions = {
+  const appOptions: TestAppOptions = {
     moduleSources: sources,
-    moduleConfigFile: configFile,
+    modules: ['Dispensary_Store', 'Fixture_Shop', ...(options.auth === false ? [] : ['Fixture_Auth'])],
     // Off unless asked for; `developerMode: undefined` leaves it to MAGE_MODE.
     developerMode: 'developerMode' in options ? options.developerMode : false,
     bodyLimit: options.bodyLimit,
     logger: pino({ level: 'info' }, sink),
   };
-  try {
-    const t = await TestApp.start(appOptions);
-    return {
-      t,
-      logs,
-      stop: async () => {
-        await t.stop();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  } catch (error) {
-    rmSync(dir, { recursive: true, force: true });
-    throw error;
-  }
+  const t = await TestApp.start(appOptions);
+  return { t, logs, stop: () => t.stop() };
 }
