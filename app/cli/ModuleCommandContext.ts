@@ -15,9 +15,6 @@ import { discoverModules, readModuleConfig, type ModuleConfig, type ModuleDefini
 export interface ModuleCommandContext {
   readonly options: ApplicationOptions;
   readonly logger: Logger;
-  readonly out: (line: string) => void;
-  /** Sets what the command line runs; a number it answers is the exit code. */
-  readonly setAction: (action: () => Promise<number | void>) => void;
 }
 
 /** The module folders' modules (enabled or not) and etc/config.json, read now. */

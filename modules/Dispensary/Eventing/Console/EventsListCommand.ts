@@ -1,17 +1,16 @@
-import type { Command } from 'commander';
-import { inject, injectable, type CliCommand } from '#framework';
+import { inject, injectable, type ConsoleCommand, type Print } from '#framework';
 import { EventSubscriptionManagementInterface } from '../Api/EventSubscriptionManagementInterface.js';
 
 @injectable()
-export class EventsListCommand implements CliCommand {
-  readonly name = 'events:list';
-  readonly description = 'List the event subscriptions (io_events.xml and run-time ones), never their secrets';
+export class EventsListCommand implements ConsoleCommand {
+  readonly definition = {
+    name: 'events:list',
+    description: 'List the event subscriptions (io_events.xml and run-time ones), never their secrets',
+  };
 
   constructor(@inject(EventSubscriptionManagementInterface) private readonly subscriptions: EventSubscriptionManagementInterface) {}
 
-  configure(_command: Command): void {}
-
-  async execute(_options: Record<string, unknown>, _args: string[], print: (line: string) => void): Promise<void> {
+  async run(_input: unknown, print: Print): Promise<void> {
     const all = await this.subscriptions.getList();
     if (all.length === 0) print('No event subscriptions.');
     for (const s of all) {

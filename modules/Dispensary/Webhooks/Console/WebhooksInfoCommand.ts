@@ -1,5 +1,5 @@
-import type { Command } from 'commander';
-import { FrameworkServices, inject, injectable, type CliCommand, type HookPointList } from '#framework';
+import { FrameworkServices, inject, injectable } from '#framework';
+import type { CommandInput, ConsoleCommand, HookPointList, Print } from '#framework';
 import { observerHookName, pluginHookName } from '../Model/hookNames.js';
 
 /**
@@ -7,19 +7,23 @@ import { observerHookName, pluginHookName } from '../Model/hookNames.js';
  * receives (each value is its type; `fields` choose and rename within it).
  */
 @injectable()
-export class WebhooksInfoCommand implements CliCommand {
-  readonly name = 'webhooks:info';
-  readonly description = 'Print the payload a webhook of that name receives';
-  readonly needsDatabase = false;
+export class WebhooksInfoCommand implements ConsoleCommand {
+  readonly definition = {
+    name: 'webhooks:info',
+    description: 'Print the payload a webhook of that name receives',
+    needsDatabase: false,
+    arguments: [
+      {
+        syntax: '<name>',
+        description: 'e.g. plugin.dispensary.recommendation.api.recommendation_item_management.add_items',
+      },
+    ],
+    options: [{ flags: '--webhook-type <type>', description: 'before or after', default: 'before' }],
+  };
 
   constructor(@inject(FrameworkServices.HookPointList) private readonly points: HookPointList) {}
 
-  configure(command: Command): void {
-    command.argument('<name>', 'e.g. plugin.dispensary.recommendation.api.recommendation_item_management.add_items');
-    command.option('--webhook-type <type>', 'before or after', 'before');
-  }
-
-  async execute(options: Record<string, unknown>, args: string[], print: (line: string) => void): Promise<void> {
+  async run({ args, options }: CommandInput, print: Print): Promise<void> {
     const name = args[0] ?? '';
     const type = String(options.webhookType);
     if (type !== 'before' && type !== 'after') throw new Error('--webhook-type must be before or after');
