@@ -179,25 +179,19 @@ app.use(express.json({ limit: '1mb' }));
 
 const ITEM_ROUTE = '/rest{/:scope}/V1/dispensary/recommendation/:id/item';
 
-app.post(ITEM_ROUTE, async (req, res) => {
+/** Add Items (POST) and Update Items (PUT): the same checks, then the operation in one transaction. */
+const itemRoute = (operation: typeof addItems) => async (req: Request, res: Response) => {
   try {
-    const storeId = await authorize(req.params.scope ?? null, req.headers.authorization);
+    const storeId = await authorize((req.params.scope as string | undefined) ?? null, req.headers.authorization);
     const input = validate(req.body);
-    res.json(await knex.transaction((trx) => addItems(trx, req.params.id as string, storeId, input)));
+    res.json(await knex.transaction((trx) => operation(trx, req.params.id as string, storeId, input)));
   } catch (error) {
     fail(res, error);
   }
-});
+};
 
-app.put(ITEM_ROUTE, async (req, res) => {
-  try {
-    const storeId = await authorize(req.params.scope ?? null, req.headers.authorization);
-    const input = validate(req.body);
-    res.json(await knex.transaction((trx) => updateItems(trx, req.params.id as string, storeId, input)));
-  } catch (error) {
-    fail(res, error);
-  }
-});
+app.post(ITEM_ROUTE, itemRoute(addItems));
+app.put(ITEM_ROUTE, itemRoute(updateItems));
 
 app.get('/rest{/:scope}/V1/dispensary/recommendation/:id', async (req, res) => {
   try {
