@@ -1,9 +1,9 @@
-import { inject, injectable, type ConsoleCommand, type Print } from '#framework';
+import { inject, injectable, type CommandDefinition, type ConsoleCommand, type Print } from '#framework';
 import { Outbox } from '../Model/Outbox.js';
 
 @injectable()
 export class DeadLetterListCommand implements ConsoleCommand {
-  readonly definition = {
+  readonly definition: CommandDefinition = {
     name: 'events:dead-letter:list',
     description: 'List events whose delivery gave up (attempts exhausted or unsubscribed)',
   };

@@ -1,9 +1,10 @@
-import { inject, injectable, type CommandInput, type ConsoleCommand, type Print } from '#framework';
+import { inject, injectable } from '#framework';
+import type { CommandDefinition, CommandInput, ConsoleCommand, Print } from '#framework';
 import { Outbox } from '../Model/Outbox.js';
 
 @injectable()
 export class DeadLetterRetryCommand implements ConsoleCommand {
-  readonly definition = {
+  readonly definition: CommandDefinition = {
     name: 'events:dead-letter:retry',
     description: 'Send dead-lettered events again (by id, or --all), from attempt one',
     arguments: [{ syntax: '[ids...]', description: 'outbox ids (events:dead-letter:list)' }],

@@ -1,9 +1,9 @@
-import { inject, injectable, type ConsoleCommand, type Print } from '#framework';
+import { inject, injectable, type CommandDefinition, type ConsoleCommand, type Print } from '#framework';
 import { EventSubscriptionManagementInterface } from '../Api/EventSubscriptionManagementInterface.js';
 
 @injectable()
 export class EventsListCommand implements ConsoleCommand {
-  readonly definition = {
+  readonly definition: CommandDefinition = {
     name: 'events:list',
     description: 'List the event subscriptions (io_events.xml and run-time ones), never their secrets',
   };

@@ -1,10 +1,11 @@
-import { collect, inject, injectable, type CommandInput, type ConsoleCommand, type Print } from '#framework';
+import { collect, inject, injectable } from '#framework';
+import type { CommandDefinition, CommandInput, ConsoleCommand, Print } from '#framework';
 import { EventSubscriptionManagementInterface } from '../Api/EventSubscriptionManagementInterface.js';
 
 /** `events:subscribe <name> --destination <url> [--parent] [--field ...] [--rule field:operator:value ...] [--secret]`. */
 @injectable()
 export class EventsSubscribeCommand implements ConsoleCommand {
-  readonly definition = {
+  readonly definition: CommandDefinition = {
     name: 'events:subscribe',
     description: 'Subscribe an event (observer.<event_name>) to a destination URL; prints the generated secret once',
     arguments: [{ syntax: '<name>', description: 'observer.<event_name>, or an alias name with --parent' }],

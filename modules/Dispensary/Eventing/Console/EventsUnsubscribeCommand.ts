@@ -1,9 +1,10 @@
-import { inject, injectable, type CommandInput, type ConsoleCommand, type Print } from '#framework';
+import { inject, injectable } from '#framework';
+import type { CommandDefinition, CommandInput, ConsoleCommand, Print } from '#framework';
 import { EventSubscriptionManagementInterface } from '../Api/EventSubscriptionManagementInterface.js';
 
 @injectable()
 export class EventsUnsubscribeCommand implements ConsoleCommand {
-  readonly definition = {
+  readonly definition: CommandDefinition = {
     name: 'events:unsubscribe',
     description: 'Remove a run-time event subscription',
     arguments: [{ syntax: '<name>', description: 'the subscription name' }],

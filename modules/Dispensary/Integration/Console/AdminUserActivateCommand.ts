@@ -1,4 +1,5 @@
-import { inject, injectable, type CommandInput, type ConsoleCommand, type Print } from '#framework';
+import { inject, injectable } from '#framework';
+import type { CommandDefinition, CommandInput, ConsoleCommand, Print } from '#framework';
 import { AdminUserServiceInterface } from '../Api/AdminUserServiceInterface.js';
 import { USERNAME } from './options.js';
 
@@ -6,7 +7,7 @@ import { USERNAME } from './options.js';
  * revoked when it was deactivated stay revoked. */
 @injectable()
 export class AdminUserActivateCommand implements ConsoleCommand {
-  readonly definition = {
+  readonly definition: CommandDefinition = {
     name: 'admin:user:activate',
     description: 'Activate an admin user again (it signs in for new tokens)',
     options: [USERNAME],

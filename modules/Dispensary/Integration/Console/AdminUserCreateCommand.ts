@@ -1,10 +1,11 @@
-import { inject, injectable, type CommandInput, type ConsoleCommand, type Print } from '#framework';
+import { inject, injectable } from '#framework';
+import type { CommandDefinition, CommandInput, ConsoleCommand, Print } from '#framework';
 import { AdminUserServiceInterface } from '../Api/AdminUserServiceInterface.js';
 
 /** `admin:user:create --username <u> --password <p>` */
 @injectable()
 export class AdminUserCreateCommand implements ConsoleCommand {
-  readonly definition = {
+  readonly definition: CommandDefinition = {
     name: 'admin:user:create',
     description: 'Create an admin user (for POST /V1/integration/admin/token)',
     options: [

@@ -1,4 +1,5 @@
-import { inject, injectable, type CommandInput, type ConsoleCommand, type Print } from '#framework';
+import { inject, injectable } from '#framework';
+import type { CommandDefinition, CommandInput, ConsoleCommand, Print } from '#framework';
 import { AdminUserServiceInterface } from '../Api/AdminUserServiceInterface.js';
 import { AdminTokenServiceInterface } from '../Api/AdminTokenServiceInterface.js';
 import { USERNAME } from './options.js';
@@ -8,7 +9,7 @@ import { USERNAME } from './options.js';
  * Magento's AdminUser plugin revokes them on deactivation. */
 @injectable()
 export class AdminUserDeactivateCommand implements ConsoleCommand {
-  readonly definition = {
+  readonly definition: CommandDefinition = {
     name: 'admin:user:deactivate',
     description: 'Deactivate an admin user: no sign-in, its tokens refused and revoked',
     options: [USERNAME],

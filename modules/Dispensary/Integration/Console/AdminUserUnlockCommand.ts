@@ -1,4 +1,5 @@
-import { inject, injectable, type CommandInput, type ConsoleCommand, type Print } from '#framework';
+import { inject, injectable } from '#framework';
+import type { CommandDefinition, CommandInput, ConsoleCommand, Print } from '#framework';
 import type { LoginFailureLog } from '../Model/LoginFailureLog.js';
 import { usernameKey } from '../Model/usernameKey.js';
 import { USERNAME } from './options.js';
@@ -6,7 +7,7 @@ import { USERNAME } from './options.js';
 /** `admin:user:unlock --username <u>`: Magento's command of that name; clears the failed-login count. */
 @injectable()
 export class AdminUserUnlockCommand implements ConsoleCommand {
-  readonly definition = {
+  readonly definition: CommandDefinition = {
     name: 'admin:user:unlock',
     description: 'Unlock an admin user name locked by failed logins',
     options: [USERNAME],

@@ -1,11 +1,12 @@
-import { inject, injectable, type CommandInput, type ConsoleCommand, type Print } from '#framework';
+import { inject, injectable } from '#framework';
+import type { CommandDefinition, CommandInput, ConsoleCommand, Print } from '#framework';
 import { OauthIntegrationServiceInterface } from '../Api/OauthIntegrationServiceInterface.js';
 import { grantOptions, grantRequest } from './options.js';
 
 /** `integration:create --name <name> (--store <code> | --all-stores) [--resource <id>]... [--json]` */
 @injectable()
 export class IntegrationCreateCommand implements ConsoleCommand {
-  readonly definition = {
+  readonly definition: CommandDefinition = {
     name: 'integration:create',
     description:
       'Create an active OAuth 1.0a integration; prints its consumer key and secret, access token and secret',

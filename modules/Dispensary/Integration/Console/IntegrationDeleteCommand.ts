@@ -1,11 +1,12 @@
-import { inject, injectable, type CommandInput, type ConsoleCommand, type Print } from '#framework';
+import { inject, injectable } from '#framework';
+import type { CommandDefinition, CommandInput, ConsoleCommand, Print } from '#framework';
 import { OauthIntegrationServiceInterface } from '../Api/OauthIntegrationServiceInterface.js';
 import { INTEGRATION_NAME } from './options.js';
 
 /** `integration:delete --name <name>`: its requests fail at once, in every server process. */
 @injectable()
 export class IntegrationDeleteCommand implements ConsoleCommand {
-  readonly definition = {
+  readonly definition: CommandDefinition = {
     name: 'integration:delete',
     description: 'Delete the OAuth 1.0a integration of that name',
     options: [INTEGRATION_NAME],

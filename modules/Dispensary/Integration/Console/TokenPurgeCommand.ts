@@ -1,10 +1,10 @@
-import { inject, injectable, type ConsoleCommand, type Print } from '#framework';
+import { inject, injectable, type CommandDefinition, type ConsoleCommand, type Print } from '#framework';
 import type { ExpiredRecordsPurger } from '../Model/ExpiredRecordsPurger.js';
 
 /** `integration:token:purge`: deletes expired and revoked admin tokens, expired lock-out rows and what other modules add; run it from cron. */
 @injectable()
 export class TokenPurgeCommand implements ConsoleCommand {
-  readonly definition = {
+  readonly definition: CommandDefinition = {
     name: 'integration:token:purge',
     description: 'Delete expired and revoked admin tokens and expired lock-out records',
   };

@@ -1,10 +1,11 @@
-import { inject, injectable, type CommandInput, type ConsoleCommand, type Print } from '#framework';
+import { inject, injectable } from '#framework';
+import type { CommandDefinition, CommandInput, ConsoleCommand, Print } from '#framework';
 import { StoreConfigManagerInterface } from '../Api/StoreConfigManagerInterface.js';
 
 /** `store:config:set [--store <code>] <path> <value>` */
 @injectable()
 export class StoreConfigSetCommand implements ConsoleCommand {
-  readonly definition = {
+  readonly definition: CommandDefinition = {
     name: 'store:config:set',
     description:
       'Set a store configuration value (GET /V1/store/storeConfigs), for one store or, without --store, for all',

@@ -1,10 +1,11 @@
-import { inject, injectable, type CommandInput, type ConsoleCommand, type Print } from '#framework';
+import { inject, injectable } from '#framework';
+import type { CommandDefinition, CommandInput, ConsoleCommand, Print } from '#framework';
 import { StoreRepositoryInterface } from '../Api/StoreRepositoryInterface.js';
 
 /** `store:create --code <code> --name <name>` */
 @injectable()
 export class StoreCreateCommand implements ConsoleCommand {
-  readonly definition = {
+  readonly definition: CommandDefinition = {
     name: 'store:create',
     description: 'Create a store (a practice); its code is then a {scope} of the REST API',
     options: [

@@ -1,4 +1,5 @@
-import { ConnectionProvider, FrameworkServices, inject, injectable, type ConsoleCommand, type Print } from '#framework';
+import { ConnectionProvider, FrameworkServices, inject, injectable } from '#framework';
+import type { CommandDefinition, ConsoleCommand, Print } from '#framework';
 
 interface StoreRow {
   store_id: number;
@@ -10,7 +11,7 @@ interface StoreRow {
 /** `store:list` */
 @injectable()
 export class StoreListCommand implements ConsoleCommand {
-  readonly definition = { name: 'store:list', description: 'List stores' };
+  readonly definition: CommandDefinition = { name: 'store:list', description: 'List stores' };
 
   constructor(@inject(FrameworkServices.ConnectionProvider) private readonly connection: ConnectionProvider) {}
 

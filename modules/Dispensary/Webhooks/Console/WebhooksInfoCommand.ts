@@ -1,5 +1,5 @@
 import { FrameworkServices, inject, injectable } from '#framework';
-import type { CommandInput, ConsoleCommand, HookPointList, Print } from '#framework';
+import type { CommandDefinition, CommandInput, ConsoleCommand, HookPointList, Print } from '#framework';
 import { observerHookName, pluginHookName } from '../Model/hookNames.js';
 
 /**
@@ -8,7 +8,7 @@ import { observerHookName, pluginHookName } from '../Model/hookNames.js';
  */
 @injectable()
 export class WebhooksInfoCommand implements ConsoleCommand {
-  readonly definition = {
+  readonly definition: CommandDefinition = {
     name: 'webhooks:info',
     description: 'Print the payload a webhook of that name receives',
     needsDatabase: false,

@@ -1,10 +1,11 @@
-import { FrameworkServices, inject, injectable, type ConsoleCommand, type HookPointList, type Print } from '#framework';
+import { FrameworkServices, inject, injectable } from '#framework';
+import type { CommandDefinition, ConsoleCommand, HookPointList, Print } from '#framework';
 import { observerHookName, pluginHookName } from '../Model/hookNames.js';
 
 /** `webhooks:list:all`: every name a hook can attach to (Adobe's command of the same name). */
 @injectable()
 export class WebhooksListAllCommand implements ConsoleCommand {
-  readonly definition = {
+  readonly definition: CommandDefinition = {
     name: 'webhooks:list:all',
     description:
       'List every webhook name: plugin.* (web API contract methods) and observer.* (events named in events.xml)',

@@ -1,10 +1,10 @@
-import { inject, injectable, type ConsoleCommand, type Print } from '#framework';
+import { inject, injectable, type CommandDefinition, type ConsoleCommand, type Print } from '#framework';
 import { HookRegistry } from '../Model/HookRegistry.js';
 
 /** `webhooks:list`: the hooks in force, from webhooks.xml files and from the REST routes (never a secret). */
 @injectable()
 export class WebhooksListCommand implements ConsoleCommand {
-  readonly definition = {
+  readonly definition: CommandDefinition = {
     name: 'webhooks:list',
     description: 'List the subscribed webhooks (webhooks.xml and run-time subscriptions)',
   };
