@@ -183,7 +183,8 @@ const cyclesRule = {
           const up = from === to ? null : shortestPath(graph.folderEdges, to, from);
           if (!up) continue;
           const through = up.slice(1).map((folder, i) => graph.witnesses.get(`${up[i]} -> ${folder}`));
-          context.report({ node, message: `import cycle between folders: ${[from, ...up].join(' -> ')} (${through.join('; ')})` });
+          const loop = [from, ...up].join(' -> ');
+          context.report({ node, message: `import cycle between folders: ${loop} (${through.join('; ')})` });
         }
       },
     };

@@ -66,7 +66,8 @@ function timeMs(fn: () => unknown): number {
 const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-startup-'));
 try {
   const config = readXml();
-  const etc = (name: string, area: 'global' | 'webapi_rest' = 'global') => moduleXmlPaths(config.modules, name, area).map(({ file }) => file);
+  const etc = (name: string, area: 'global' | 'webapi_rest' = 'global') =>
+    moduleXmlPaths(config.modules, name, area).map(({ file }) => file);
   const sources = [
     CONFIG_FILE,
     ...etc('module.xml'),

@@ -27,7 +27,11 @@ export function moduleXmlFile(module: ModuleDefinition, name: string, area: Area
 }
 
 /** The files named `name` in merge order: every module's global one, then (for an area) every module's area one. */
-export function moduleXmlPaths(modules: readonly ModuleDefinition[], name: string, area: Area = 'global'): ModuleXmlPath[] {
+export function moduleXmlPaths(
+  modules: readonly ModuleDefinition[],
+  name: string,
+  area: Area = 'global',
+): ModuleXmlPath[] {
   const areas: Area[] = area === 'global' ? ['global'] : ['global', area];
   const found: ModuleXmlPath[] = [];
   for (const each of areas) {

@@ -8,10 +8,10 @@ import { EVENT_AREAS, readEventConfig } from './EventConfig.js';
  * order, then the disabled ones. Without --area: global, and every area with an events.xml of its own.
  */
 export function describeEvents(modules: readonly ModuleDefinition[], options: { event?: string; area?: Area } = {}): string[] {
-  const globalFiles = moduleXmlPaths(modules, 'events.xml').length;
-  const areas = options.area
-    ? [options.area]
-    : EVENT_AREAS.filter((area) => area === 'global' || moduleXmlPaths(modules, 'events.xml', area).length > globalFiles);
+  const filesOf = (area: Area) => moduleXmlPaths(modules, 'events.xml', area).length;
+  const globalFiles = filesOf('global');
+  const ownFiles = (area: Area) => area === 'global' || filesOf(area) > globalFiles;
+  const areas = options.area ? [options.area] : EVENT_AREAS.filter(ownFiles);
   const wanted = options.event?.toLowerCase();
   const lines: string[] = [];
   for (const area of areas) {

@@ -4,7 +4,12 @@
  */
 import path from 'node:path';
 import { expect } from 'chai';
-import { moduleXmlFile, moduleXmlPaths, readModuleXmlFiles, type ModuleXmlFile } from '../../../app/framework/config/moduleXmlFiles.js';
+import {
+  moduleXmlFile,
+  moduleXmlPaths,
+  readModuleXmlFiles,
+  type ModuleXmlFile,
+} from '../../../app/framework/config/moduleXmlFiles.js';
 import { loadModules, type ModuleDefinition } from '../../../app/framework/module/ModuleLoader.js';
 import { ModuleTree, configXml, expectConfigError } from '../support/moduleTree.js';
 
@@ -23,13 +28,15 @@ describe('moduleXmlFiles (module XML files per area)', () => {
   describe('when modules have global and area files', () => {
     beforeEach(() => {
       // Load order Acme_Base, Acme_Mid, Acme_Top (sequence), whatever the folder order.
-      tree.module('Acme_Top', { sequence: ['Acme_Mid'], files: { 'etc/events.xml': configXml(''), 'etc/webapi_rest/events.xml': configXml('') } });
-      tree.module('Acme_Mid', { sequence: ['Acme_Base'], files: { 'etc/webapi_rest/events.xml': configXml('') } });
-      tree.module('Acme_Base', { files: { 'etc/events.xml': configXml(''), 'etc/crontab/events.xml': configXml('') } });
+      const files = (...names: string[]) => Object.fromEntries(names.map((name) => [name, configXml('')]));
+      tree.module('Acme_Top', { sequence: ['Acme_Mid'], files: files('etc/events.xml', 'etc/webapi_rest/events.xml') });
+      tree.module('Acme_Mid', { sequence: ['Acme_Base'], files: files('etc/webapi_rest/events.xml') });
+      tree.module('Acme_Base', { files: files('etc/events.xml', 'etc/crontab/events.xml') });
     });
 
     it('should answer every global file in module load order, skipping modules without one', () => {
-      expect(named(moduleXmlPaths(modules(), 'events.xml'))).to.deep.equal(['Acme_Base:etc/events.xml', 'Acme_Top:etc/events.xml']);
+      const found = named(moduleXmlPaths(modules(), 'events.xml'));
+      expect(found).to.deep.equal(['Acme_Base:etc/events.xml', 'Acme_Top:etc/events.xml']);
     });
 
     it("should answer an area's files after all the global ones, in module load order", () => {
@@ -44,7 +51,8 @@ describe('moduleXmlFiles (module XML files per area)', () => {
     it("should name one module's file of exactly one area, or nothing", () => {
       const base = modules().find((m) => m.name === 'Acme_Base')!;
       expect(moduleXmlFile(base, 'events.xml')).to.equal(path.join(base.dir, 'etc', 'events.xml'));
-      expect(moduleXmlFile(base, 'events.xml', 'crontab')).to.equal(path.join(base.dir, 'etc', 'crontab', 'events.xml'));
+      const crontab = path.join(base.dir, 'etc', 'crontab', 'events.xml');
+      expect(moduleXmlFile(base, 'events.xml', 'crontab')).to.equal(crontab);
       expect(moduleXmlFile(base, 'events.xml', 'webapi_rest')).to.equal(undefined);
     });
 
