@@ -36,6 +36,11 @@ const REWRITTEN: Record<string, string> = {
 const CHANGED_CODE: Record<string, string> = {
   '# Two Add Items operations in one request (REC and TOKEN from the walkthrough above)':
     'docs/web-api.md: "from docs/walkthrough.md", no longer above it',
+  // Issue 22 moved these files (the framework's import loops); docs/request-path.md's layout names their new places.
+  'app/framework/ the runtime: module loader, XML config readers, container (ObjectManager;': 'xml/ and config/moduleXmlFiles named',
+  'validatePluginTargets), interception (PluginChainBuilder composes the chains': 'PluginChainBuilder is in di/ now',
+  'PluginList orders, Interceptor runs them), web API (front controller, routes,': 'interception/ is the engine alone',
+  'message queue (amqp, db) and the async operations consumer, compile': 'the consumer is in webapi/, bulk/ the contracts',
 };
 
 /** The old walk "A request, from the socket to SQL and back": rewritten folder by folder (requestPath.test.ts). */
