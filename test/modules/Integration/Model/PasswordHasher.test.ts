@@ -42,7 +42,7 @@ describe('Integration: PasswordHasher', () => {
   });
 
   describe('needsRehash', () => {
-    it('should ask for a new hash when a right password was stored with another N, and never for a wrong one', async () => {
+    it('should ask for a new hash when a right password was stored with another N, never a wrong one', async () => {
       const old = await hasher(1024).hash('secret');
       const today = hasher(2048);
       expect(await today.verify('secret', old)).to.deep.equal({ ok: true, needsRehash: true });
@@ -53,7 +53,7 @@ describe('Integration: PasswordHasher', () => {
       expect(await today.verify('secret', rehashed)).to.deep.equal({ ok: true, needsRehash: false });
     });
 
-    it('should ask for a new hash when r or p differ from today\'s (8 and 1)', async () => {
+    it("should ask for a new hash when r or p differ from today's (8 and 1)", async () => {
       const h = hasher(1024);
       const stored = await h.hash('secret');
       const [, n, , , salt] = stored.split('$');
@@ -66,13 +66,13 @@ describe('Integration: PasswordHasher', () => {
   });
 
   describe('the same work whatever is stored', () => {
-    it('should derive once at today\'s cost for an unknown user (null), and answer not ok', async () => {
+    it("should derive once at today's cost for an unknown user (null), and answer not ok", async () => {
       const h = hasher(1024);
       expect(await h.verify('anything', null)).to.deep.equal({ ok: false, needsRehash: false });
       expect(h.derived).to.deep.equal([{ n: 1024, r: 8, p: 1, saltLength: 16 }]);
     });
 
-    it('should refuse, without throwing, stored hashes that are malformed or would cost too much, at today\'s cost', async () => {
+    it("should refuse, not throw on, malformed or too costly stored hashes, at today's cost", async () => {
       const h = hasher(1024);
       const good = await h.hash('secret');
       const [, , , , salt, key] = good.split('$');
@@ -96,7 +96,7 @@ describe('Integration: PasswordHasher', () => {
       expect(h.derived).to.have.length(malformed.length);
     });
 
-    it('should answer not ok, not throw, for a stored key of another length (timingSafeEqual needs equal lengths)', async () => {
+    it('should answer not ok, not throw, for a stored key of another length (timingSafeEqual)', async () => {
       const h = hasher(1024);
       const good = await h.hash('secret');
       const parts = good.split('$');
@@ -110,7 +110,9 @@ describe('Integration: PasswordHasher', () => {
     it('should warn when PASSWORD_SCRYPT_COST is below OWASP guidance, and not at 2^17', () => {
       const low = captureLogger();
       hasher(1024, low.logger);
-      expect(low.lines.map((l) => [l.msg, l.scryptCost])).to.deep.equal([['PASSWORD_SCRYPT_COST is below OWASP guidance (131072)', 1024]]);
+      expect(low.lines.map((l) => [l.msg, l.scryptCost])).to.deep.equal([
+        ['PASSWORD_SCRYPT_COST is below OWASP guidance (131072)', 1024],
+      ]);
       const ok = captureLogger();
       hasher(2 ** 17, ok.logger);
       expect(ok.lines).to.deep.equal([]);

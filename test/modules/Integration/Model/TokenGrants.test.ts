@@ -78,33 +78,62 @@ describe('Integration: TokenGrants', () => {
 
   describe('resolve', () => {
     it('should trim the name, bind to the store given, and drop repeated resources', async () => {
-      const spec = await grants.resolve({ name: '  app  ', store: 'alpha', resources: ['Dispensary_Store::stores', 'Dispensary_Store::stores'] });
+      const spec = await grants.resolve({
+        name: '  app  ',
+        store: 'alpha',
+        resources: ['Dispensary_Store::stores', 'Dispensary_Store::stores'],
+      });
       expect(spec).to.deep.equal({ name: 'app', storeId: alpha.id, resources: ['Dispensary_Store::stores'] });
     });
 
     it('should grant everything (resources null) for no or an empty resource list, for all stores', async () => {
-      expect(await grants.resolve({ name: 'a', allStores: true })).to.deep.equal({ name: 'a', storeId: null, resources: null });
-      expect(await grants.resolve({ name: 'a', allStores: true, resources: [] })).to.deep.equal({ name: 'a', storeId: null, resources: null });
+      expect(await grants.resolve({ name: 'a', allStores: true })).to.deep.equal({
+        name: 'a',
+        storeId: null,
+        resources: null,
+      });
+      expect(await grants.resolve({ name: 'a', allStores: true, resources: [] })).to.deep.equal({
+        name: 'a',
+        storeId: null,
+        resources: null,
+      });
     });
 
     it('should refuse a blank name, both or neither scope, an unknown store or ACL resource', async () => {
       expect(await inputErrors(grants.resolve({ name: '   ', allStores: true }))).to.have.length(1);
       const scope = 'Give either a store code or all stores, not both or neither.';
-      expect(await inputErrors(grants.resolve({ name: 'a', store: 'alpha', allStores: true }))).to.deep.equal([scope]);
-      expect(await inputErrors(grants.resolve({ name: 'a' }))).to.deep.equal([scope]);
-      expect(await inputErrors(grants.resolve({ name: 'a', store: 'nowhere' }))).to.deep.equal(['The store code "%storeCode" is unknown.']);
-      expect(await inputErrors(grants.resolve({ name: 'a', allStores: true, resources: ['Dispensary_Store::nope'] }))).to.deep.equal([
-        'The ACL resource "%resource" is unknown.',
+      expect(await inputErrors(grants.resolve({ name: 'a', store: 'alpha', allStores: true }))).to.deep.equal([
+        scope,
       ]);
+      expect(await inputErrors(grants.resolve({ name: 'a' }))).to.deep.equal([scope]);
+      expect(await inputErrors(grants.resolve({ name: 'a', store: 'nowhere' }))).to.deep.equal([
+        'The store code "%storeCode" is unknown.',
+      ]);
+      expect(
+        await inputErrors(grants.resolve({ name: 'a', allStores: true, resources: ['Dispensary_Store::nope'] })),
+      ).to.deep.equal(['The ACL resource "%resource" is unknown.']);
     });
   });
 
   describe('insert and findByHash', () => {
     it('should store the grant and find it by its hash only', async () => {
       const hash = hashToken('insertedtoken000000000000000000a');
-      const id = await grants.insert(t.app.knex, { name: 'stored', storeId: alpha.id, resources: ['Dispensary_Store::stores'] }, 'integration', hash, 'dup');
+      const id = await grants.insert(
+        t.app.knex,
+        { name: 'stored', storeId: alpha.id, resources: ['Dispensary_Store::stores'] },
+        'integration',
+        hash,
+        'dup',
+      );
       const found = await grants.findByHash(hash);
-      expect(found).to.include({ token_id: id, kind: 'integration', name: 'stored', active_name: 'stored', store_id: alpha.id, revoked_at: null });
+      expect(found).to.include({
+        token_id: id,
+        kind: 'integration',
+        name: 'stored',
+        active_name: 'stored',
+        store_id: alpha.id,
+        revoked_at: null,
+      });
       expect(JSON.parse(found!.resources!)).to.deep.equal(['Dispensary_Store::stores']);
       expect(await grants.findByHash(hashToken('insertedtoken000000000000000000b'))).to.equal(undefined);
     });
@@ -112,7 +141,9 @@ describe('Integration: TokenGrants', () => {
     it('should refuse a second active token under one name with the phrase given, and keep the first', async () => {
       const spec = { name: 'twice', storeId: null, resources: null };
       await grants.insert(t.app.knex, spec, 'integration', hashToken('twice1'), 'dup');
-      const phrases = await inputErrors(grants.insert(t.app.knex, spec, 'oauth', hashToken('twice2'), 'Name "%name" is taken.'));
+      const phrases = await inputErrors(
+        grants.insert(t.app.knex, spec, 'oauth', hashToken('twice2'), 'Name "%name" is taken.'),
+      );
       expect(phrases).to.deep.equal(['Name "%name" is taken.']);
       expect(await grants.findByHash(hashToken('twice2'))).to.equal(undefined);
       expect((await grants.findByHash(hashToken('twice1')))?.name).to.equal('twice');
@@ -130,14 +161,25 @@ describe('Integration: TokenGrants', () => {
       const past = nowTimestamp(new Date(clock.now().getTime() - 1000));
       const now = nowTimestamp(clock.now());
       const future = nowTimestamp(new Date(clock.now().getTime() + 60_000));
-      for (const bad of [row({ revoked_at: past }), row({ active_name: null }), row({ expires_at: past }), row({ expires_at: now })]) {
+      for (const bad of [
+        row({ revoked_at: past }),
+        row({ active_name: null }),
+        row({ expires_at: past }),
+        row({ expires_at: now }),
+      ]) {
         expect(refusal(() => grants.grant(bad, request())).phrase).to.equal(DENIED);
       }
       expect(grants.grant(row({ expires_at: future }), request()).name).to.equal('app');
     });
 
     it('should follow the clock for expiry', () => {
-      const expiring = row({ kind: 'admin', admin_user_id: 3, admin_is_active: 1, active_name: null, expires_at: nowTimestamp(new Date(clock.now().getTime() + 5000)) });
+      const expiring = row({
+        kind: 'admin',
+        admin_user_id: 3,
+        admin_is_active: 1,
+        active_name: null,
+        expires_at: nowTimestamp(new Date(clock.now().getTime() + 5000)),
+      });
       expect(grants.grant(expiring, request())).to.include({ type: 'admin', id: 3, allStores: true });
       clock.advance(5000);
       refusal(() => grants.grant(expiring, request()));
@@ -148,7 +190,9 @@ describe('Integration: TokenGrants', () => {
         refusal(() => grants.grant(row({ kind: 'admin', admin_user_id: 3, admin_is_active: active }), request()));
       }
       for (const active of [1, true, '1', 't']) {
-        expect(grants.grant(row({ kind: 'admin', admin_user_id: 3, admin_is_active: active }), request()).type).to.equal('admin');
+        expect(
+          grants.grant(row({ kind: 'admin', admin_user_id: 3, admin_is_active: active }), request()).type,
+        ).to.equal('admin');
       }
     });
 
@@ -168,7 +212,9 @@ describe('Integration: TokenGrants', () => {
       expect(caller.allows!('Dispensary_Eventing::eventing_subscribe')).to.equal(true);
       expect(caller.allows!('Dispensary_Store::stores')).to.equal(false);
       const both = request({ resources: ['Dispensary_Eventing::eventing_list', 'Dispensary_Store::stores'] });
-      expect(refusal(() => grants.grant(eventing, both)).parameters).to.deep.equal({ resources: 'Dispensary_Eventing::eventing_list, Dispensary_Store::stores' });
+      expect(refusal(() => grants.grant(eventing, both)).parameters).to.deep.equal({
+        resources: 'Dispensary_Eventing::eventing_list, Dispensary_Store::stores',
+      });
       // A child does not grant its parent.
       const child = row({ resources: JSON.stringify(['Dispensary_Eventing::eventing_list']) });
       refusal(() => grants.grant(child, request({ resources: ['Dispensary_Eventing::eventing'] })));

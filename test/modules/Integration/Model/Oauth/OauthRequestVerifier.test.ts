@@ -70,14 +70,21 @@ describe('Integration: OauthRequestVerifier', () => {
     http: { method, scheme: 'http', host: HOST, path: PATH, rawQuery, headers: { authorization } },
   });
   const sign = (credentials: Credentials, options: SignOptions & { method?: string; query?: string } = {}) =>
-    oauthHeader(credentials, options.method ?? 'GET', `http://${HOST}${PATH}${options.query ? `?${options.query}` : ''}`, {
-      nonce: freshNonce(),
-      ...options,
-    });
-  /** A header with one parameter's value replaced (after signing: the signature no longer matters for what is checked first). */
+    oauthHeader(
+      credentials,
+      options.method ?? 'GET',
+      `http://${HOST}${PATH}${options.query ? `?${options.query}` : ''}`,
+      {
+        nonce: freshNonce(),
+        ...options,
+      },
+    );
+  /** A header with one parameter's value replaced (after signing: checks before the signature's come first). */
   const withParam = (header: string, name: string, value: string) => {
     const replaced = header.replace(new RegExp(`${name}="[^"]*"`), `${name}="${encodeURIComponent(value)}"`);
-    return replaced === header && !header.includes(`${name}="${encodeURIComponent(value)}"`) ? `${header}, ${name}="${encodeURIComponent(value)}"` : replaced;
+    return replaced === header && !header.includes(`${name}="${encodeURIComponent(value)}"`)
+      ? `${header}, ${name}="${encodeURIComponent(value)}"`
+      : replaced;
   };
   const refused = async (promise: Promise<unknown>): Promise<AuthorizationException> => {
     const error = await promise.then(
@@ -93,7 +100,7 @@ describe('Integration: OauthRequestVerifier', () => {
   };
 
   describe('a correctly signed request', () => {
-    it('testValidateAccessTokenRequest: should answer the integration as caller, HMAC-SHA256 and HMAC-SHA1', async () => {
+    it('testValidateAccessTokenRequest: should answer the integration, HMAC-SHA256 and -SHA1', async () => {
       for (const signatureMethod of ['HMAC-SHA256', 'HMAC-SHA1'] as const) {
         const caller = await verifier.verify(sign(all, { signatureMethod }), requestFor(sign(all)));
         expect(caller).to.include({ type: 'integration', name: 'verifier-all', allStores: true });
@@ -120,30 +127,42 @@ describe('Integration: OauthRequestVerifier', () => {
 
   describe('the header', () => {
     it('testGetAccessTokenParameterAbsent: should refuse a header missing any required parameter', async () => {
-      for (const name of ['oauth_consumer_key', 'oauth_token', 'oauth_signature_method', 'oauth_timestamp', 'oauth_nonce', 'oauth_signature']) {
+      for (const name of [
+        'oauth_consumer_key',
+        'oauth_token',
+        'oauth_signature_method',
+        'oauth_timestamp',
+        'oauth_nonce',
+        'oauth_signature',
+      ]) {
         const header = sign(all).replace(new RegExp(`,?\\s*${name}="[^"]*"`), '');
         expect(header, name).to.not.contain(`${name}=`);
         await expectDenied(verifier.verify(header, requestFor(header)));
       }
     });
 
-    it('should refuse a header that is not OAuth, is malformed, or repeats a parameter; and a request without its HTTP side', async () => {
+    it('should refuse a header not OAuth, malformed or repeating a parameter; no HTTP side', async () => {
       const good = sign(all);
-      for (const header of ['Bearer abc', 'OAuth', 'OAuth oauth_consumer_key="unterminated', `${good}, oauth_nonce="again"`]) {
+      for (const header of [
+        'Bearer abc',
+        'OAuth',
+        'OAuth oauth_consumer_key="unterminated',
+        `${good}, oauth_nonce="again"`,
+      ]) {
         await expectDenied(verifier.verify(header, requestFor(header)));
       }
       const { http: _http, ...withoutHttp } = requestFor(good);
       await expectDenied(verifier.verify(good, withoutHttp));
     });
 
-    it('testGetRequestTokenVersionRejected, testGetAccessTokenVersionRejected: should refuse oauth_version other than 1.0', async () => {
+    it('testGet{Request,Access}TokenVersionRejected: should refuse oauth_version but 1.0', async () => {
       for (const version of ['2.0', '0.0', '']) {
         const header = withParam(sign(all), 'oauth_version', version);
         await expectDenied(verifier.verify(header, requestFor(header)));
       }
     });
 
-    it('testGetRequestTokenSignatureMethodRejected: should refuse a method other than HMAC-SHA1/HMAC-SHA256', async () => {
+    it('testGetRequestTokenSignatureMethodRejected: only HMAC-SHA1 and HMAC-SHA256', async () => {
       for (const method of ['wrong_method', 'PLAINTEXT', 'RSA-SHA1', 'hmac-sha256']) {
         const header = withParam(sign(all), 'oauth_signature_method', method);
         await expectDenied(verifier.verify(header, requestFor(header)));
@@ -163,7 +182,7 @@ describe('Integration: OauthRequestVerifier', () => {
       await expectDenied(verifier.verify(header, requestFor(header)));
     });
 
-    it('testGetRequestTokenConsumerKeyNotFound: should refuse an unknown consumer key, even correctly signed with its secret', async () => {
+    it('testGetRequestTokenConsumerKeyNotFound: should refuse an unknown consumer key', async () => {
       const header = sign({ ...all, consumer_key: 'z'.repeat(32) });
       await expectDenied(verifier.verify(header, requestFor(header)));
     });
@@ -175,7 +194,7 @@ describe('Integration: OauthRequestVerifier', () => {
       }
     });
 
-    it("testValidateAccessTokenRequestTokenRejected: should refuse another consumer's token, even signed with both right secrets", async () => {
+    it("testValidateAccessTokenRequestTokenRejected: another consumer's token, rightly signed", async () => {
       const mixed = { ...all, access_token: other.access_token, access_token_secret: other.access_token_secret };
       const header = sign(mixed);
       await expectDenied(verifier.verify(header, requestFor(header)));
@@ -184,14 +203,23 @@ describe('Integration: OauthRequestVerifier', () => {
     it('testValidateAccessTokenRequestTokenRevoked: should refuse a revoked token', async () => {
       const revoked = await createIntegration('verifier-revoked', '--all-stores');
       expect((await verifier.verify(sign(revoked), requestFor('x'))).name).to.equal('verifier-revoked');
-      await t.app.knex('integration_token').where({ token_hash: hashToken(revoked.access_token) }).update({ revoked_at: '2026-01-01 00:00:00' });
+      await t.app
+        .knex('integration_token')
+        .where({ token_hash: hashToken(revoked.access_token) })
+        .update({ revoked_at: '2026-01-01 00:00:00' });
       await expectDenied(verifier.verify(sign(revoked), requestFor('x')));
     });
 
-    it('should refuse, and log, secrets that do not decrypt on their row (a ciphertext moved from another row)', async () => {
+    it('should refuse, and log, secrets that do not decrypt on their row (ciphertext moved)', async () => {
       const moved = await createIntegration('verifier-moved', '--all-stores');
-      const donor = (await t.app.knex('oauth_consumer').where({ key_hash: hashToken(other.consumer_key) }).first('secret')) as { secret: string };
-      await t.app.knex('oauth_consumer').where({ key_hash: hashToken(moved.consumer_key) }).update({ secret: donor.secret });
+      const donor = (await t.app
+        .knex('oauth_consumer')
+        .where({ key_hash: hashToken(other.consumer_key) })
+        .first('secret')) as { secret: string };
+      await t.app
+        .knex('oauth_consumer')
+        .where({ key_hash: hashToken(moved.consumer_key) })
+        .update({ secret: donor.secret });
       // Signed with the secret now stored (the other consumer's): the ciphertext is bound to the other row.
       const header = sign(moved, { consumerSecret: other.consumer_secret });
       const before = log.lines.length;
@@ -204,7 +232,7 @@ describe('Integration: OauthRequestVerifier', () => {
   });
 
   describe('the signature', () => {
-    it('testGetRequestTokenInvalidSignature: should refuse a wrong consumer secret, a wrong token secret, a made-up signature', async () => {
+    it('testGetRequestTokenInvalidSignature: wrong consumer or token secret, made-up signature', async () => {
       for (const header of [
         sign(all, { consumerSecret: 'x'.repeat(32) }),
         sign(all, { tokenSecret: 'x'.repeat(32) }),
@@ -218,7 +246,11 @@ describe('Integration: OauthRequestVerifier', () => {
     it('should refuse a signature for another host, port or path', async () => {
       const header = sign(all);
       const request = requestFor(header);
-      for (const http of [{ host: 'evil.test:8080' }, { host: 'shop.test:8081' }, { path: '/rest/V1/store/storeViews' }]) {
+      for (const http of [
+        { host: 'evil.test:8080' },
+        { host: 'shop.test:8081' },
+        { path: '/rest/V1/store/storeViews' },
+      ]) {
         await expectDenied(verifier.verify(header, { ...request, http: { ...request.http!, ...http } }));
       }
     });
@@ -226,12 +258,14 @@ describe('Integration: OauthRequestVerifier', () => {
     it('should compare the host in any case and without the default port (RFC 5849 §3.4.1.2)', async () => {
       const signed = oauthHeader(all, 'GET', `http://shop.test${PATH}`, { nonce: freshNonce() });
       const request = requestFor(signed);
-      expect((await verifier.verify(signed, { ...request, http: { ...request.http!, host: 'SHOP.test:80' } })).name).to.equal('verifier-all');
+      expect(
+        (await verifier.verify(signed, { ...request, http: { ...request.http!, host: 'SHOP.test:80' } })).name,
+      ).to.equal('verifier-all');
     });
   });
 
   describe('timestamp and nonce', () => {
-    it('testGetRequestTokenOauthTimestampRefused: should refuse timestamp 0 and one a day beyond TIME_DEVIATION', async () => {
+    it('testGetRequestTokenOauthTimestampRefused: 0, and a day beyond TIME_DEVIATION', async () => {
       for (const timestamp of [0, seconds() + TIME_DEVIATION_SECONDS + 86400]) {
         const header = sign(all, { timestamp });
         await expectDenied(verifier.verify(header, requestFor(header)));
@@ -249,7 +283,7 @@ describe('Integration: OauthRequestVerifier', () => {
       }
     });
 
-    it('testGetRequestTokenNonceAlreadyUsed: should refuse a nonce the consumer used before; another consumer may use it', async () => {
+    it('testGetRequestTokenNonceAlreadyUsed: a nonce used before; another consumer may use it', async () => {
       const nonce = freshNonce();
       const first = sign(all, { nonce });
       expect((await verifier.verify(first, requestFor(first))).name).to.equal('verifier-all');
@@ -267,21 +301,34 @@ describe('Integration: OauthRequestVerifier', () => {
       expect((await verifier.verify(genuine, requestFor(genuine))).name).to.equal('verifier-all');
     });
 
-    it('should refuse a timestamp older than the nonce window, and purge the expired nonces of the consumer', async () => {
+    it("should refuse a timestamp older than the nonce window, and purge the consumer's expired nonces", async () => {
       const connection = t.app.get<ConnectionProvider>(FrameworkServices.ConnectionProvider);
       const grants = t.app.get<TokenGrants>('Dispensary\\Integration\\Model\\TokenGrants');
       const encryptor = t.app.get<Encryptor>('Dispensary\\Integration\\Model\\Encryptor');
-      const short = new OauthRequestVerifier(connection, grants, encryptor, t.app.get<Logger>(FrameworkServices.Logger), 60);
+      const short = new OauthRequestVerifier(
+        connection,
+        grants,
+        encryptor,
+        t.app.get<Logger>(FrameworkServices.Logger),
+        60,
+      );
       const owner = await createIntegration('verifier-window', '--all-stores');
-      const { consumer_id: consumerId } = (await t.app.knex('oauth_consumer').where({ key_hash: hashToken(owner.consumer_key) }).first('consumer_id')) as {
+      const { consumer_id: consumerId } = (await t.app
+        .knex('oauth_consumer')
+        .where({ key_hash: hashToken(owner.consumer_key) })
+        .first('consumer_id')) as {
         consumer_id: number;
       };
-      await t.app.knex('oauth_nonce').insert({ consumer_id: consumerId, nonce_hash: 'f'.repeat(64), timestamp: seconds() - 3600 });
+      await t.app
+        .knex('oauth_nonce')
+        .insert({ consumer_id: consumerId, nonce_hash: 'f'.repeat(64), timestamp: seconds() - 3600 });
       const old = sign(owner, { timestamp: seconds() - 120 });
       await expectDenied(short.verify(old, requestFor(old)));
       const recent = sign(owner, { timestamp: seconds() - 30 });
       expect((await short.verify(recent, requestFor(recent))).name).to.equal('verifier-window');
-      const left = (await t.app.knex('oauth_nonce').where({ consumer_id: consumerId }).select('timestamp')) as { timestamp: number }[];
+      const left = (await t.app.knex('oauth_nonce').where({ consumer_id: consumerId }).select('timestamp')) as {
+        timestamp: number;
+      }[];
       expect(left.map((r) => Number(r.timestamp))).to.have.length(1);
       expect(Number(left[0]!.timestamp)).to.be.greaterThan(seconds() - 60);
     });
