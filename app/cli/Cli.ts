@@ -12,8 +12,8 @@ import { Application, type ApplicationOptions } from '../bootstrap/Application.j
 import { logLevel, readDeploymentConfig } from '../bootstrap/DeploymentConfig.js';
 import type { CommandList } from '../framework/console/CommandList.js';
 import { addCommand, type ConsoleCommand } from '../framework/console/ConsoleCommand.js';
-import type { CliContext } from './CliContext.js';
-import type { ModuleCommandContext } from './ModuleCommandContext.js';
+import type { CliContext } from './commands/CliContext.js';
+import type { ModuleCommandContext } from './commands/ModuleCommandContext.js';
 import { moduleEnableDisableCommands } from './commands/moduleEnableDisable.js';
 import { moduleUninstallCommand } from './commands/moduleUninstall.js';
 import { setupDbStatusCommand } from './commands/setupDbStatus.js';

@@ -1,7 +1,7 @@
-import { DI_AREAS, type Area } from '../../framework/config/DiConfig.js';
+import { DI_AREAS, type Area } from '../../framework/config/Area.js';
 import type { ConsoleCommand } from '../../framework/console/ConsoleCommand.js';
 import { describeEvents } from '../../framework/event/describeEvents.js';
-import type { CliContext } from '../CliContext.js';
+import type { CliContext } from './CliContext.js';
 
 /** `dev:event:list [event] [--area]`: the observers of each event in call order, per area. */
 export function eventListCommand({ app }: CliContext): ConsoleCommand {

@@ -1,7 +1,7 @@
-import { DI_AREAS, type Area } from '../../framework/config/DiConfig.js';
+import { DI_AREAS, type Area } from '../../framework/config/Area.js';
 import type { ConsoleCommand } from '../../framework/console/ConsoleCommand.js';
 import { describeLevels } from '../../framework/interception/PluginList.js';
-import type { CliContext } from '../CliContext.js';
+import type { CliContext } from './CliContext.js';
 
 /** `dev:plugin:list <type> [method] [--area]`: a type's plugin chain in call order. */
 export function pluginListCommand({ app, openApp }: CliContext): ConsoleCommand {

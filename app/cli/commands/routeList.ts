@@ -1,5 +1,5 @@
 import type { ConsoleCommand } from '../../framework/console/ConsoleCommand.js';
-import type { CliContext } from '../CliContext.js';
+import type { CliContext } from './CliContext.js';
 
 /** `dev:route:list`: the REST routes of the enabled modules. */
 export function routeListCommand({ openApp }: CliContext): ConsoleCommand {

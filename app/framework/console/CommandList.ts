@@ -1,5 +1,4 @@
-import type { Command } from 'commander';
-import type { CommandInput, ConsoleCommand, Print } from './ConsoleCommand.js';
+import type { CliCommand, CommandInput, ConsoleCommand, Print } from './ConsoleCommand.js';
 
 /**
  * The CLI commands modules contribute through di.xml:
@@ -12,18 +11,6 @@ import type { CommandInput, ConsoleCommand, Print } from './ConsoleCommand.js';
  * Each item is a `ConsoleCommand` (ConsoleCommand.ts), or a `CliCommand`, the older form, which
  * declares itself on the commander command in code.
  */
-export interface CliCommand {
-  /** `group:action`, e.g. `store:create`. */
-  readonly name: string;
-  readonly description: string;
-  /** Whether pending migrations must be applied first (default true). */
-  readonly needsDatabase?: boolean;
-  /** Declares arguments and options on the commander command. */
-  configure(command: Command): void;
-  /** Runs it; `print` writes a line to stdout. Throw to fail with exit code 1. */
-  execute(options: Record<string, unknown>, args: string[], print: (line: string) => void): Promise<void>;
-}
-
 export class CommandList {
   constructor(readonly commands: Record<string, ConsoleCommand | CliCommand> = {}) {}
 

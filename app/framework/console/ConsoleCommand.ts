@@ -89,4 +89,15 @@ export function addCommand(program: Command, command: ConsoleCommand, setAction:
   });
 }
 
-export type { CliCommand } from './CommandList.js';
+/** The older form of a module's command, declared on the commander command in code (CommandList adapts it). */
+export interface CliCommand {
+  /** `group:action`, e.g. `store:create`. */
+  readonly name: string;
+  readonly description: string;
+  /** Whether pending migrations must be applied first (default true). */
+  readonly needsDatabase?: boolean;
+  /** Declares arguments and options on the commander command. */
+  configure(command: Command): void;
+  /** Runs it; `print` writes a line to stdout. Throw to fail with exit code 1. */
+  execute(options: Record<string, unknown>, args: string[], print: (line: string) => void): Promise<void>;
+}

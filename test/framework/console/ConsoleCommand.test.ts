@@ -6,8 +6,8 @@
  */
 import { expect } from 'chai';
 import { Command } from 'commander';
-import { CommandList, type CliCommand } from '../../../app/framework/console/CommandList.js';
-import { addCommand, collect, type CommandInput, type ConsoleCommand } from '../../../app/framework/console/ConsoleCommand.js';
+import { CommandList } from '../../../app/framework/console/CommandList.js';
+import { addCommand, collect, type CliCommand, type CommandInput, type ConsoleCommand } from '../../../app/framework/console/ConsoleCommand.js';
 
 /** Parses `argv` with `commands` declared; answers what ran (exit code or undefined when nothing did) and what was printed. */
 async function run(commands: ConsoleCommand[], argv: string[], before?: () => Promise<unknown>): Promise<{ code: number | void | undefined; printed: string[] }> {

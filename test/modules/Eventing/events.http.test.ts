@@ -2,7 +2,7 @@
  * Asynchronous events (issue 19): subscriptions through Adobe's eventing route and the command
  * line, the transactional outbox (a rolled-back request records nothing), delivery to a real
  * receiver with Standard Webhooks signatures, retries with backoff, dead letters, per-entity order.
- * The delivery consumer runs in this process here; events.process.test.ts runs it as its own
+ * The delivery consumer runs in this process here; events.process.http.test.ts runs it as its own
  * process and SIGKILLs it.
  */
 import { expect } from 'chai';
