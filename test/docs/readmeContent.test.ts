@@ -30,6 +30,9 @@ const REWRITTEN: Record<string, string> = {
   ['Six wrong passwords lock the name for 30 minutes, and more than 10 token requests a minute from one address ' +
   'answer 429 (see "Operating the admin login" below).']:
     'docs/walkthrough.md: the same, "Operating the admin login" now in operating.md, linked',
+  ['compressed bodies and other charsets go through `express.json` (body-parser), with the same answers ' +
+  '(`JsonBodyReader.test.ts` checks them side by side).']:
+    'docs/magento-differences.md: the same, the test renamed JsonBodyReader.http.test.ts',
 };
 
 /** Old code block lines changed on the move (normalized), and why. */
@@ -41,6 +44,8 @@ const CHANGED_CODE: Record<string, string> = {
   'validatePluginTargets), interception (PluginChainBuilder composes the chains': 'PluginChainBuilder is in di/ now',
   'PluginList orders, Interceptor runs them), web API (front controller, routes,': 'interception/ is the engine alone',
   'message queue (amqp, db) and the async operations consumer, compile': 'the consumer is in webapi/, bulk/ the contracts',
+  'npm test -- test/modules/Catalog/products.test.ts # one file; or a folder, a quoted glob, mocha options (--grep)':
+    'README.md: HTTP suites are named *.http.test.ts now (products.http.test.ts)',
 };
 
 /** The old walk "A request, from the socket to SQL and back": rewritten folder by folder (requestPath.test.ts). */
