@@ -51,7 +51,7 @@ export function addQueueCommands(program: Command, context: QueueCommandContext)
     .description('Run a consumer until SIGTERM (or --max-messages)')
     .argument('<consumer>', `consumer name (${CONSUMERS.join(', ')}, or one a module adds: queue:consumers:list)`)
     .option('--max-messages <n>', 'stop after this many messages', positiveInteger)
-    .option('--metrics-port <port>', 'serve GET /metrics on this port (default: METRICS_PORT; unset: none)', positiveInteger)
+    .option('--metrics-port <port>', 'serve GET /metrics on this port (default: METRICS_PORT)', positiveInteger)
     .action((consumer: string, opts: { maxMessages?: number; metricsPort?: number }) =>
       setAction(async () => {
         await context.upgrade();
@@ -70,7 +70,8 @@ export function addQueueCommands(program: Command, context: QueueCommandContext)
         process.on('SIGINT', onSignal);
         let metricsServer: Awaited<ReturnType<typeof serveConsumerMetrics>> | undefined;
         try {
-          const metricsPort = opts.metricsPort ?? (process.env.METRICS_PORT ? positiveInteger(process.env.METRICS_PORT) : undefined);
+          const fromEnv = process.env.METRICS_PORT;
+          const metricsPort = opts.metricsPort ?? (fromEnv ? positiveInteger(fromEnv) : undefined);
           if (metricsPort) metricsServer = await serveConsumerMetrics(app, metricsPort, context.logger);
           if (fromModule) {
             context.logger.info({ consumer }, 'consumer: started');

@@ -53,7 +53,12 @@ export function moduleQueueConnection(
 }
 
 /** Deletes a module's queues, dead letters and dead-letter exchange (tests on a shared broker). */
-export async function deleteModuleTopology(url: string, prefix: string, name: string, topics: readonly string[]): Promise<void> {
+export async function deleteModuleTopology(
+  url: string,
+  prefix: string,
+  name: string,
+  topics: readonly string[],
+): Promise<void> {
   const t = moduleTopology(prefix, name, topics);
   const connection = await amqp.connect(url);
   try {

@@ -2,7 +2,10 @@ import type { Command } from 'commander';
 import { inject, injectable, type CliCommand } from '#framework';
 import { EventSubscriptionManagementInterface } from '../Api/EventSubscriptionManagementInterface.js';
 
-/** `events:subscribe <name> --destination <url> [--parent] [--field ...] [--rule field:operator:value ...] [--secret] [--priority]`. */
+/**
+ * `events:subscribe <name> --destination <url> [--parent] [--field ...] [--rule field:operator:value ...]
+ * [--secret] [--priority]`.
+ */
 @injectable()
 export class EventsSubscribeCommand implements CliCommand {
   readonly name = 'events:subscribe';

@@ -125,26 +125,31 @@ export class DeliveryConsumer implements QueueConsumer {
         if (published > 0) continue;
         await this.purgeIfDue();
       } catch (error) {
-        this.logger.warn({ err: error, retryInMs: delay }, 'outbox relay: publishing failed; the events stay in the outbox');
+        const message = 'outbox relay: publishing failed; the events stay in the outbox';
+        this.logger.warn({ err: error, retryInMs: delay }, message);
         delay = Math.min(delay * 2, 5000);
       }
       await sleep(delay, signal);
     }
   }
 
-  /** One message: the row it names is delivered (and the message acknowledged), or the message is a duplicate and dropped. */
+  /** One message: the row it names is delivered (and the message acknowledged), or the message is dropped. */
   async handle(queue: QueueConnection, delivery: Delivery): Promise<void> {
     const message = parseEventMessage(delivery.body);
     if (!message) return delivery.deadLetter('not an event message');
     const row = await this.outbox.takeForDelivery(message.id, message.token, this.deliveryLeaseMs);
     if (typeof row === 'string') {
-      this.logger.debug({ outboxId: message.id, skipped: row, redelivered: delivery.redelivered }, 'event message dropped');
+      const context = { outboxId: message.id, skipped: row, redelivered: delivery.redelivered };
+      this.logger.debug(context, 'event message dropped');
       return delivery.ack();
     }
     const settled = await this.deliver(row);
     await delivery.ack();
     // The next event of the entity waited for this one: publish it now rather than at the relay's next poll.
-    if (settled) await this.relay.publishNext(queue, row, this.leaseMs).catch((error: unknown) => this.logger.warn({ err: error }, 'outbox relay: publishing failed'));
+    if (!settled) return;
+    await this.relay
+      .publishNext(queue, row, this.leaseMs)
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'outbox relay: publishing failed'));
   }
 
   /** Deletes the events delivered longer ago than the retention, when the last purge is older than its interval; never throws. */

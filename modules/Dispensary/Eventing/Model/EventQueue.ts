@@ -1,4 +1,13 @@
-import { ConnectionProvider, FrameworkServices, inject, injectable, moduleQueueConnection, type Logger, type ModuleQueueSettings, type QueueConnection } from '#framework';
+import {
+  ConnectionProvider,
+  FrameworkServices,
+  inject,
+  injectable,
+  moduleQueueConnection,
+  type Logger,
+  type ModuleQueueSettings,
+  type QueueConnection,
+} from '#framework';
 
 /** The topic (and queue) of ordinary events, and of those of subscriptions with `priority`. */
 export const EVENT_TOPIC = 'event.delivery';
@@ -14,7 +23,8 @@ export interface EventMessage {
 export function parseEventMessage(body: string): EventMessage | undefined {
   try {
     const value = JSON.parse(body) as Partial<EventMessage>;
-    return Number.isSafeInteger(value.id) && typeof value.token === 'string' ? { id: value.id!, token: value.token } : undefined;
+    if (!Number.isSafeInteger(value.id) || typeof value.token !== 'string') return undefined;
+    return { id: value.id!, token: value.token };
   } catch {
     return undefined;
   }
@@ -34,7 +44,8 @@ export class EventQueue {
   ) {}
 
   open(): QueueConnection {
-    return moduleQueueConnection(this.settings, this.connection.knex, this.connection.dialect, this.logger, EVENT_TOPIC, EVENT_TOPICS);
+    const { knex, dialect } = this.connection;
+    return moduleQueueConnection(this.settings, knex, dialect, this.logger, EVENT_TOPIC, EVENT_TOPICS);
   }
 
   /** The queue a topic's messages wait in. */

@@ -36,6 +36,9 @@ function entityKey(data: Record<string, unknown>, fallback: string): string {
   return fallback;
 }
 
+/** Why a message's row was not taken for delivery: the message is dropped. */
+export type NotTaken = 'settled' | 'not_due' | 'not_head' | 'delivering';
+
 const numeric = (row: Record<string, unknown>): OutboxRow =>
   ({
     ...row,
@@ -100,7 +103,11 @@ export class Outbox {
    * them. `chain` limits it to one subscription and entity (the successor of a settled row).
    * Several relays may race: the conditional update gives each row to one of them.
    */
-  async leaseForPublish(limit: number, leaseMs: number, chain?: { subscription: string; entity: string }): Promise<{ token: string; rows: OutboxRow[] }> {
+  async leaseForPublish(
+    limit: number,
+    leaseMs: number,
+    chain?: { subscription: string; entity: string },
+  ): Promise<{ token: string; rows: OutboxRow[] }> {
     const db = this.connection.knex;
     const now = Date.now();
     const token = `p:${randomUUID()}`;
@@ -110,20 +117,30 @@ export class Outbox {
       .where('o.next_attempt_at', '<=', now)
       .where('o.lease_until', '<', now);
     if (chain) void query.where({ 'o.subscription_name': chain.subscription, 'o.entity_key': chain.entity });
-    const ids = ((await this.heads(query).orderBy('o.priority', 'desc').orderBy('o.outbox_id').limit(limit)) as { outbox_id: unknown }[]).map((row) =>
-      Number(row.outbox_id),
-    );
+    const found = (await this.heads(query).orderBy('o.priority', 'desc').orderBy('o.outbox_id').limit(limit)) as {
+      outbox_id: unknown;
+    }[];
+    const ids = found.map((row) => Number(row.outbox_id));
     if (ids.length === 0) return { token, rows: [] };
-    const taken = await db(TABLE).whereIn('outbox_id', ids).where('status', 'pending').where('lease_until', '<', now).update({ lease_until: now + leaseMs, lease_token: token });
+    const taken = await db(TABLE)
+      .whereIn('outbox_id', ids)
+      .where('status', 'pending')
+      .where('lease_until', '<', now)
+      .update({ lease_until: now + leaseMs, lease_token: token });
     if (taken === 0) return { token, rows: [] };
-    const rows = ((await db(TABLE).whereIn('outbox_id', ids).where('lease_token', token)) as Record<string, unknown>[]).map(numeric);
+    const leased = (await db(TABLE).whereIn('outbox_id', ids).where('lease_token', token)) as Record<string, unknown>[];
+    const rows = leased.map(numeric);
     return { token, rows: rows.sort((a, b) => b.priority - a.priority || a.outbox_id - b.outbox_id) };
   }
 
   /** Gives back leases a relay could not publish: the rows are due again at once. */
   async release(ids: readonly number[], token: string): Promise<void> {
     if (ids.length === 0) return;
-    await this.connection.knex(TABLE).whereIn('outbox_id', ids).where({ lease_token: token, status: 'pending' }).update({ lease_until: 0, lease_token: null });
+    await this.connection
+      .knex(TABLE)
+      .whereIn('outbox_id', ids)
+      .where({ lease_token: token, status: 'pending' })
+      .update({ lease_until: 0, lease_token: null });
   }
 
   /**
@@ -132,7 +149,7 @@ export class Outbox {
    * being delivered by another consumer; else answers why not, and the message is dropped
    * (a duplicate; or the relay publishes the row again when it is due and at the head).
    */
-  async takeForDelivery(id: number, token: string, leaseMs: number): Promise<OutboxRow | 'settled' | 'not_due' | 'not_head' | 'delivering'> {
+  async takeForDelivery(id: number, token: string, leaseMs: number): Promise<OutboxRow | NotTaken> {
     const db = this.connection.knex;
     const now = Date.now();
     const found = (await db(TABLE).where({ outbox_id: id }).first()) as Record<string, unknown> | undefined;
@@ -171,7 +188,13 @@ export class Outbox {
     await this.connection
       .knex(TABLE)
       .where({ outbox_id: id, status: 'pending' })
-      .update({ attempts, last_error: reason.slice(0, 255), lease_until: 0, lease_token: null, ...(retryAt === 'dead' ? { status: 'dead' } : { next_attempt_at: retryAt }) });
+      .update({
+        attempts,
+        last_error: reason.slice(0, 255),
+        lease_until: 0,
+        lease_token: null,
+        ...(retryAt === 'dead' ? { status: 'dead' } : { next_attempt_at: retryAt }),
+      });
   }
 
   /** Deletes delivered events delivered before `before` (ms since the epoch); answers how many. Pending and dead ones stay. */
@@ -187,6 +210,7 @@ export class Outbox {
   async retry(ids: readonly number[] | 'all'): Promise<number> {
     const query = this.connection.knex(TABLE).where({ status: 'dead' });
     if (ids !== 'all') void query.whereIn('outbox_id', ids);
-    return query.update({ status: 'pending', attempts: 0, next_attempt_at: Date.now(), lease_until: 0, lease_token: null });
+    const now = Date.now();
+    return query.update({ status: 'pending', attempts: 0, next_attempt_at: now, lease_until: 0, lease_token: null });
   }
 }

@@ -25,7 +25,8 @@ export class OutboxRelay {
 
   /** After `row` was settled, publishes the next event of its chain at once, rather than at the next poll. */
   async publishNext(queue: QueueConnection, row: OutboxRow, leaseMs: number): Promise<number> {
-    return this.publish(queue, await this.outbox.leaseForPublish(1, leaseMs, { subscription: row.subscription_name, entity: row.entity_key }));
+    const chain = { subscription: row.subscription_name, entity: row.entity_key };
+    return this.publish(queue, await this.outbox.leaseForPublish(1, leaseMs, chain));
   }
 
   private async publish(queue: QueueConnection, leased: { token: string; rows: OutboxRow[] }): Promise<number> {
