@@ -9,12 +9,12 @@
 import { expect } from 'chai';
 import { Registry } from 'prom-client';
 import request from 'supertest';
-import type { Logger } from '../../../app/framework/index.js';
+import type { Logger, QueueConnection } from '../../../app/framework/index.js';
 import { DeliveryConsumer } from '../../../modules/Dispensary/Eventing/Model/DeliveryConsumer.js';
 import type { EventQueue } from '../../../modules/Dispensary/Eventing/Model/EventQueue.js';
 import { EVENT_TOPICS } from '../../../modules/Dispensary/Eventing/Model/EventQueue.js';
 import type { Outbox } from '../../../modules/Dispensary/Eventing/Model/Outbox.js';
-import type { OutboxRelay } from '../../../modules/Dispensary/Eventing/Model/OutboxRelay.js';
+import { OutboxRelay } from '../../../modules/Dispensary/Eventing/Model/OutboxRelay.js';
 import type { SubscriptionRegistry } from '../../../modules/Dispensary/Eventing/Model/SubscriptionRegistry.js';
 import type { WebhookTransport } from '../../../modules/Dispensary/Webhooks/Model/WebhookTransport.js';
 import { deleteModuleTopology } from '../../../app/framework/queue/moduleQueue.js';
@@ -219,6 +219,26 @@ for (const mode of QUEUE_MODES) {
       expect(first, paths.join(' ')).to.be.greaterThan(-1).and.lessThan(6);
       const rows = (await w.d.t.app.knex('event_outbox').where({ subscription_name: 'priority.items_added' })) as { priority: number | boolean }[];
       expect(rows.map((row) => Number(row.priority))).to.deep.equal([1]);
+    });
+
+    it('should keep at most maxInFlight events published and not yet taken by a consumer', async () => {
+      const db = w.d.t.app.knex;
+      const now = Date.now();
+      const base = { subscription_name: 'in-flight', event_name: 'x', payload: '{}', status: 'pending', attempts: 0, next_attempt_at: now, lease_until: 0, created_at: now };
+      await db('event_outbox').insert([1, 2, 3, 4, 5].map((n) => ({ ...base, event_uuid: `in-flight-${n}`, entity_key: `k:${n}` })));
+      const published: string[] = [];
+      const queue = { publish: async (_topic: string, bodies: readonly string[]) => void published.push(...bodies) } as unknown as QueueConnection;
+      const relay = new OutboxRelay(w.d.t.app.get<Outbox>('Dispensary\\Eventing\\Model\\Outbox'), w.d.t.app.get<Logger>('Framework\\Logger\\LoggerInterface'), 2);
+      try {
+        expect(await relay.publishDue(queue, 60_000)).to.equal(2);
+        expect(await relay.publishDue(queue, 60_000)).to.equal(0);
+        // A consumer took one (its own lease): room for one more.
+        await db('event_outbox').where({ event_uuid: 'in-flight-1' }).update({ lease_token: 'd:consumer' });
+        expect(await relay.publishDue(queue, 60_000)).to.equal(1);
+        expect(published.map((body) => (JSON.parse(body) as { token: string }).token.slice(0, 2))).to.deep.equal(['p:', 'p:', 'p:']);
+      } finally {
+        await db('event_outbox').where({ subscription_name: 'in-flight' }).delete();
+      }
     });
 
     it('events:subscribe, events:list and events:unsubscribe should manage subscriptions from the command line', async () => {

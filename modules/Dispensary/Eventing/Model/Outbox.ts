@@ -111,6 +111,7 @@ export class Outbox {
     const db = this.connection.knex;
     const now = Date.now();
     const token = `p:${randomUUID()}`;
+    if (limit <= 0) return { token, rows: [] };
     const query = db(`${TABLE} as o`)
       .select('o.outbox_id')
       .where('o.status', 'pending')
@@ -131,6 +132,18 @@ export class Outbox {
     const leased = (await db(TABLE).whereIn('outbox_id', ids).where('lease_token', token)) as Record<string, unknown>[];
     const rows = leased.map(numeric);
     return { token, rows: rows.sort((a, b) => b.priority - a.priority || a.outbox_id - b.outbox_id) };
+  }
+
+  /** Rows published and not yet taken by a consumer (a relay's lease still running). */
+  async inFlight(): Promise<number> {
+    const row = (await this.connection
+      .knex(TABLE)
+      .where('status', 'pending')
+      .where('lease_until', '>=', Date.now())
+      .where('lease_token', 'like', 'p:%')
+      .count({ n: '*' })
+      .first()) as { n: number | string } | undefined;
+    return Number(row?.n ?? 0);
   }
 
   /** Gives back leases a relay could not publish: the rows are due again at once. */

@@ -10,17 +10,23 @@ import { Outbox, type OutboxRow } from './Outbox.js';
  * A publish that fails, or a message the queue loses, leaves the row's lease (EVENT_LEASE_MS) to
  * run out: the row is published again. Nothing is marked delivered here; only the consumer that
  * delivered the event does that, so a relay crash at any point costs a re-publish, never an event.
+ *
+ * At most `maxInFlight` rows are published and not yet taken by a consumer: the queue never holds
+ * a backlog longer than a lease, so a lease that runs out means a message lost, not one waiting
+ * behind thousands (which would be published again, and again, every lease).
  */
 @injectable()
 export class OutboxRelay {
   constructor(
     @inject('Dispensary\\Eventing\\Model\\Outbox') private readonly outbox: Outbox,
     @inject(FrameworkServices.Logger) private readonly logger: Logger,
+    private readonly maxInFlight = 1000,
   ) {}
 
   /** Publishes up to `limit` due rows (priority ones first); answers how many. Throws when the queue refuses them. */
   async publishDue(queue: QueueConnection, leaseMs: number, limit = 100): Promise<number> {
-    return this.publish(queue, await this.outbox.leaseForPublish(limit, leaseMs));
+    const room = this.maxInFlight - (await this.outbox.inFlight());
+    return this.publish(queue, await this.outbox.leaseForPublish(Math.min(limit, room), leaseMs));
   }
 
   /** After `row` was settled, publishes the next event of its chain at once, rather than at the next poll. */
