@@ -69,7 +69,7 @@ for (const mode of QUEUE_MODES) {
     before(async function () {
       if (mode.unavailable) return this.skip();
       w = await WebhookWorld.start(options);
-      await w.d.products('E-1', 'E-2', 'E-3');
+      await w.d.products('E-1', 'E-2', 'E-3', 'E-4', 'E-5', 'E-6');
       receiver = await WebhookReceiver.start();
       receiver.secret = SECRET;
     });
@@ -166,6 +166,16 @@ for (const mode of QUEUE_MODES) {
       await drain(consumer(5));
       const delivered = receiver.received.map((call) => (call.body as { data: { added: { sku: string }[] } }).data.added[0]!.sku);
       expect(delivered).to.deep.equal(['E-2', 'E-2', 'E-2', 'E-3']);
+    });
+
+    it("should deliver a run of one entity's events in order, the consumer following the chain", async () => {
+      await subscribe({ name: ITEMS_ADDED, destination: receiver.url('/events'), secret: SECRET, fields: [{ name: 'added' }] });
+      const skus = ['E-2', 'E-3', 'E-4', 'E-5', 'E-6'];
+      for (const sku of skus) ok(await w.d.add(r.recommendation_id, { recommendation: { items: [{ sku, qty: 1 }] } }));
+      await drain();
+      const delivered = receiver.received.map((call) => (call.body as { data: { added: { sku: string }[] } }).data.added[0]!.sku);
+      expect(delivered).to.deep.equal(skus);
+      expect(new Set(receiver.received.map((call) => call.headers['webhook-id'])).size).to.equal(5);
     });
 
     it('should publish again an event whose message was lost, and drop a duplicate message of a delivered one', async () => {

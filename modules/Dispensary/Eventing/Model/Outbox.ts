@@ -113,25 +113,53 @@ export class Outbox {
     const token = `p:${randomUUID()}`;
     if (limit <= 0) return { token, rows: [] };
     const query = db(`${TABLE} as o`)
-      .select('o.outbox_id')
+      .select('o.*')
       .where('o.status', 'pending')
       .where('o.next_attempt_at', '<=', now)
       .where('o.lease_until', '<', now);
     if (chain) void query.where({ 'o.subscription_name': chain.subscription, 'o.entity_key': chain.entity });
-    const found = (await this.heads(query).orderBy('o.priority', 'desc').orderBy('o.outbox_id').limit(limit)) as {
-      outbox_id: unknown;
-    }[];
-    const ids = found.map((row) => Number(row.outbox_id));
-    if (ids.length === 0) return { token, rows: [] };
+    const candidates = this.heads(query).orderBy('o.priority', 'desc').orderBy('o.outbox_id').limit(limit);
+    const found = ((await candidates) as Record<string, unknown>[]).map(numeric);
+    if (found.length === 0) return { token, rows: [] };
+    const ids = found.map((row) => row.outbox_id);
     const taken = await db(TABLE)
       .whereIn('outbox_id', ids)
       .where('status', 'pending')
       .where('lease_until', '<', now)
       .update({ lease_until: now + leaseMs, lease_token: token });
     if (taken === 0) return { token, rows: [] };
-    const leased = (await db(TABLE).whereIn('outbox_id', ids).where('lease_token', token)) as Record<string, unknown>[];
-    const rows = leased.map(numeric);
+    // Another relay took some meanwhile: read which are ours.
+    const ours = async (): Promise<Set<number>> => {
+      const leased = (await db(TABLE).whereIn('outbox_id', ids).where('lease_token', token).select('outbox_id')) as { outbox_id: unknown }[];
+      return new Set(leased.map((row) => Number(row.outbox_id)));
+    };
+    const mine = taken === found.length ? new Set(ids) : await ours();
+    const rows = found.filter((row) => mine.has(row.outbox_id)).map((row) => ({ ...row, lease_token: token }));
     return { token, rows: rows.sort((a, b) => b.priority - a.priority || a.outbox_id - b.outbox_id) };
+  }
+
+  /**
+   * For the consumer that just settled a row of `chain`: takes the chain's new head for delivery
+   * (`d:<uuid>`, `leaseMs`) when it is due and nobody holds it (no relay published it meanwhile),
+   * so that one entity's events do not each wait for a trip through the queue; else undefined.
+   */
+  async takeHeadForDelivery(
+    chain: Pick<OutboxRow, 'subscription_name' | 'entity_key'>,
+    leaseMs: number,
+  ): Promise<OutboxRow | undefined> {
+    const db = this.connection.knex;
+    const now = Date.now();
+    const head = (await db(TABLE)
+      .where({ subscription_name: chain.subscription_name, entity_key: chain.entity_key, status: 'pending' })
+      .orderBy('outbox_id')
+      .first()) as Record<string, unknown> | undefined;
+    if (!head || Number(head.next_attempt_at) > now || Number(head.lease_until) >= now) return undefined;
+    const token = `d:${randomUUID()}`;
+    const taken = await db(TABLE)
+      .where({ outbox_id: head.outbox_id, status: 'pending' })
+      .where('lease_until', '<', now)
+      .update({ lease_until: now + leaseMs, lease_token: token });
+    return taken === 1 ? { ...numeric(head), lease_token: token } : undefined;
   }
 
   /** Rows published and not yet taken by a consumer (a relay's lease still running). */
