@@ -130,7 +130,9 @@ export class Outbox {
     if (taken === 0) return { token, rows: [] };
     // Another relay took some meanwhile: read which are ours.
     const ours = async (): Promise<Set<number>> => {
-      const leased = (await db(TABLE).whereIn('outbox_id', ids).where('lease_token', token).select('outbox_id')) as { outbox_id: unknown }[];
+      const leased = (await db(TABLE).whereIn('outbox_id', ids).where('lease_token', token).select('outbox_id')) as {
+        outbox_id: unknown;
+      }[];
       return new Set(leased.map((row) => Number(row.outbox_id)));
     };
     const mine = taken === found.length ? new Set(ids) : await ours();
