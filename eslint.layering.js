@@ -12,6 +12,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cyclesRule } from './eslint.cycles.js';
 
 const ROOT = path.dirname(fileURLToPath(import.meta.url));
 const RUNTIME_OUTSIDE_FRAMEWORK = ['app/bootstrap', 'app/cli', 'app/bin'];
@@ -74,4 +75,5 @@ const importsRule = {
   },
 };
 
-export const layering = { rules: { imports: importsRule } };
+/** `layering/imports` (above) and `layering/cycles` (eslint.cycles.js: no import loop between files or folders). */
+export const layering = { rules: { imports: importsRule, cycles: cyclesRule } };

@@ -7,14 +7,15 @@
  */
 import 'reflect-metadata';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DIST_ROOT, PROJECT_ROOT } from '../app/bootstrap/paths.js';
 import { readAclConfig } from '../app/framework/config/AclConfig.js';
-import { DiConfig, diFiles, readDiConfig } from '../app/framework/config/DiConfig.js';
+import { DiConfig, readDiConfig } from '../app/framework/config/DiConfig.js';
+import { moduleXmlPaths } from '../app/framework/config/moduleXmlFiles.js';
 import { readWebapiConfig } from '../app/framework/config/WebapiConfig.js';
-import { EventConfig, eventFiles, readEventConfig } from '../app/framework/event/EventConfig.js';
+import { EventConfig, readEventConfig } from '../app/framework/event/EventConfig.js';
 import { ExtensionAttributesConfig, readExtensionAttributesConfig } from '../app/framework/extension/ExtensionAttributesConfig.js';
 import { loadModules } from '../app/framework/module/ModuleLoader.js';
 
@@ -65,14 +66,15 @@ function timeMs(fn: () => unknown): number {
 const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-startup-'));
 try {
   const config = readXml();
-  const etc = (name: string) => config.modules.map((m) => path.join(m.dir, 'etc', name)).filter((file) => existsSync(file));
+  const etc = (name: string, area: 'global' | 'webapi_rest' = 'global') =>
+    moduleXmlPaths(config.modules, name, area).map(({ file }) => file);
   const sources = [
     CONFIG_FILE,
     ...etc('module.xml'),
-    ...diFiles(config.modules, 'webapi_rest'),
+    ...etc('di.xml', 'webapi_rest'),
     ...etc('webapi.xml'),
     ...etc('acl.xml'),
-    ...eventFiles(config.modules, 'webapi_rest'),
+    ...etc('events.xml', 'webapi_rest'),
     ...etc('extension_attributes.xml'),
   ];
   const compiledFile = path.join(dir, 'webapi_rest.json');

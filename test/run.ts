@@ -3,9 +3,9 @@
  * .mocharc.json) on the compiled tests in dist/ that the TypeScript test files name.
  *
  *   npm test                                         # every test/**\/*.test.ts but the fixtures
- *   npm test -- test/modules/Catalog/products.test.ts
+ *   npm test -- test/modules/Catalog/products.http.test.ts
  *   npm test -- test/modules/Recommendation          # every test file under it
- *   npm test -- 'test/modules/**\/plugins.test.ts'    # a glob (quoted: this script expands it)
+ *   npm test -- 'test/modules/**\/plugins.http.test.ts' # a glob (quoted: this script expands it)
  *   npm test -- test/smoke.test.ts --grep health     # anything else goes to mocha as it is
  *
  * Tests are found from their TypeScript sources, so a compiled test whose source was deleted

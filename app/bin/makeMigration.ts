@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ConfigError } from '../framework/config/xml.js';
+import { ConfigError } from '../framework/xml/xml.js';
 import { ModuleMigrationSource } from '../framework/db/MigrationSource.js';
 import { discoverModules } from '../framework/module/ModuleLoader.js';
 import { toSnakeCase } from '../framework/webapi/naming.js';

@@ -9,10 +9,10 @@ import 'reflect-metadata';
 import { Application } from '../bootstrap/Application.js';
 import { readServerSettings } from '../bootstrap/DeploymentConfig.js';
 import { createHttpServer } from '../bootstrap/HttpServer.js';
-import { ConfigError } from '../framework/config/xml.js';
+import { ConfigError } from '../framework/xml/xml.js';
 import { redactUrl } from '../framework/db/dialect.js';
 import { DatabaseStorageError } from '../framework/db/MigrationSource.js';
-import { flushLogs } from '../framework/logger.js';
+import { flushLogs } from '../framework/logging/logger.js';
 
 const { port, host, shutdownGraceMs: SHUTDOWN_GRACE_MS } = readServerSettings();
 /** What the shutdown may take beyond the grace period: closing the pool, flushing the logs. */

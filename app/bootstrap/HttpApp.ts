@@ -14,7 +14,8 @@ import { StoreResolverInterface } from '../framework/store/StoreResolverInterfac
 import { AsyncController } from '../framework/webapi/AsyncController.js';
 import { AuthorizationInterface } from '../framework/webapi/AuthorizationInterface.js';
 import { ErrorRenderer } from '../framework/webapi/ErrorRenderer.js';
-import { FrontController, type RouteTarget } from '../framework/webapi/FrontController.js';
+import { FrontController } from '../framework/webapi/FrontController.js';
+import type { RouteTarget } from '../framework/webapi/RouteTarget.js';
 import { RouteRegistry } from '../framework/webapi/RouteRegistry.js';
 import { generateAsyncSchema, generateSchema } from '../framework/webapi/SchemaGenerator.js';
 import { swaggerPage } from '../framework/webapi/SwaggerPage.js';

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import type { DatabaseSettings } from '../framework/db/dialect.js';
-import type { Logger } from '../framework/logger.js';
+import type { Logger } from '../framework/logging/logger.js';
 
 /** The service's knex pool for `database`; a SQLite file's folder is created first. */
 export function createKnex(database: DatabaseSettings, logger: Logger): Knex {

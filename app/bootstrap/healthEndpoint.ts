@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { Knex } from 'knex';
 import type { DatabaseHealth } from '../framework/db/DatabaseHealth.js';
-import type { Logger } from '../framework/logger.js';
+import type { Logger } from '../framework/logging/logger.js';
 import { traceOf } from '../framework/observability/RequestTrace.js';
 import type { SharedState } from '../framework/shared/SharedState.js';
 

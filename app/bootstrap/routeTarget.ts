@@ -8,7 +8,7 @@ import type { MethodSpec } from '../framework/contract/Contract.js';
 import { requestContext } from '../framework/context/RequestContext.js';
 import type { ObjectManager } from '../framework/di/ObjectManager.js';
 import { dataInterfaceName, type ExtensionAttributesProcessor } from '../framework/extension/ExtensionAttributes.js';
-import type { RouteTarget } from '../framework/webapi/FrontController.js';
+import type { RouteTarget } from '../framework/webapi/RouteTarget.js';
 import { InputMapper } from '../framework/webapi/InputMapper.js';
 import { ServiceCallHooksInterface, type ServiceCall } from '../framework/webapi/ServiceCallHooks.js';
 

@@ -3,7 +3,7 @@
  * strings here; a value that does not parse stops start-up naming the variable.
  */
 import { availableParallelism } from 'node:os';
-import { ConfigError } from '../framework/config/xml.js';
+import { ConfigError } from '../framework/xml/xml.js';
 
 /** A whole number ≥ min; unset or empty gives the fallback. */
 export function wholeNumber(name: string, raw: string | undefined, fallback: number, min = 0): number {

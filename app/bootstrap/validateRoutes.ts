@@ -1,10 +1,10 @@
 import type { AclResource } from '../framework/config/AclConfig.js';
 import type { RouteDefinition } from '../framework/config/WebapiConfig.js';
-import { ConfigError } from '../framework/config/xml.js';
+import { ConfigError } from '../framework/xml/xml.js';
 import { isContract, type MethodSpec } from '../framework/contract/Contract.js';
 import type { ClassResolver } from '../framework/di/ClassResolver.js';
 import type { ObjectManager } from '../framework/di/ObjectManager.js';
-import type { Logger } from '../framework/logger.js';
+import type { Logger } from '../framework/logging/logger.js';
 
 /** Routes point at contracts whose methods exist and that a class serves; resources are known. */
 export function validateRoutes(

@@ -70,7 +70,7 @@ export type { CliCommand } from './console/CommandList.js';
 export type { DataInstaller } from './setup/DataInstallerList.js';
 export { StoreResolverInterface } from './store/StoreResolverInterface.js';
 export { AuthorizationInterface, type AuthorizationRequest, type CalledRequest } from './webapi/AuthorizationInterface.js';
-export type { Logger } from './logger.js';
+export type { Logger } from './logging/logger.js';
 export {
   searchCriteriaParameter,
   runSearch,
@@ -108,7 +108,8 @@ export type { Delivery } from './queue/QueueConnection.js';
 export { ServiceCallHooksInterface, type DescribedServiceCall, type HookPointList, type ServiceCall } from './webapi/ServiceCallHooks.js';
 export type { DispatchHook } from './event/DispatchHookList.js';
 /** For modules that read an etc/*.xml of their own (webhooks.xml, io_events.xml) with the runtime's strictness. */
-export { ConfigError, checkElement, parseBooleanAttr, parseXmlFile, type XmlElement } from './config/xml.js';
+export { ConfigError, checkElement, parseBooleanAttr, parseXmlFile, type XmlElement } from './xml/xml.js';
+export { readModuleXmlFiles, type ModuleXmlFile } from './config/moduleXmlFiles.js';
 export type { ModuleDefinition } from './module/ModuleLoader.js';
 export { SharedState, type SharedRateLimiter, type RateLimitOptions, type RedisSettings } from './shared/SharedState.js';
 

@@ -5,7 +5,7 @@
  * and which of its cases are skipped, and why (listed again in docs/magento-api-functional.md).
  */
 import request from 'supertest';
-import type { TestApp } from '../support/testApp.js';
+import { TestApp, type TestAppOptions } from '../support/testApp.js';
 
 export type Method = 'get' | 'post' | 'put' | 'delete';
 
@@ -14,6 +14,32 @@ export function webApiCall(t: TestApp, token: string, method: Method, resourcePa
   const path = storeCode ? `/rest/${storeCode}${resourcePath}` : `/rest${resourcePath}`;
   const req = request(t.http)[method](path).set('Authorization', `Bearer ${token}`).set('Accept', 'application/json');
   return requestData !== undefined && (method === 'post' || method === 'put') ? req.send(requestData) : req;
+}
+
+/** A test file's application and the all-stores token its calls carry (Magento's tests call as an admin). */
+export class MagentoApp {
+  t!: TestApp;
+  token!: string;
+
+  /** `_webApiCall` with this application and token. */
+  call(method: Method, resourcePath: string, requestData?: object, storeCode?: string) {
+    return webApiCall(this.t, this.token, method, resourcePath, requestData, storeCode);
+  }
+}
+
+/**
+ * The set-up every ported test file shares: a fresh application (its own database) and a token,
+ * made in a `before` hook of the calling `describe` and stopped in its `after`. Data a file needs
+ * goes in a `before` of its own, registered after this call, so it runs after it.
+ */
+export function magentoApp(options: TestAppOptions = {}): MagentoApp {
+  const app = new MagentoApp();
+  before(async () => {
+    app.t = await TestApp.start(options);
+    app.token = await app.t.integrationToken({ allStores: true });
+  });
+  after(async () => app.t?.stop());
+  return app;
 }
 
 /** PHP's http_build_query for the nested arrays Magento's tests put in a query string. */

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { DI_AREAS, type Area } from '../../framework/config/DiConfig.js';
+import { DI_AREAS, type Area } from '../../framework/config/Area.js';
 import { describeEvents } from '../../framework/event/describeEvents.js';
-import type { CliContext } from '../CliContext.js';
+import type { CliContext } from './CliContext.js';
 
 /** `dev:event:list [event] [--area]`: the observers of each event in call order, per area. */
 export function addEventListCommand(program: Command, { app, out, setAction }: CliContext): void {

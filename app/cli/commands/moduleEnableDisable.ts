@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { ConfigError } from '../../framework/config/xml.js';
+import { ConfigError } from '../../framework/xml/xml.js';
 import { checkConstraints, modulesToChange, writeModuleStatus } from '../../framework/module/ModuleStatus.js';
-import { readModuleState, type ModuleCommandContext } from '../ModuleCommandContext.js';
+import { readModuleState, type ModuleCommandContext } from './ModuleCommandContext.js';
 
 /**
  * `module:enable` / `module:disable <Module...> [--force] [--all]` (Magento's

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { ConfigError } from '../../framework/config/xml.js';
+import { ConfigError } from '../../framework/xml/xml.js';
 import { orderModules } from '../../framework/module/ModuleLoader.js';
 import { enabledModuleNames } from '../../framework/module/ModuleStatus.js';
-import { readModuleState, type ModuleCommandContext } from '../ModuleCommandContext.js';
+import { readModuleState, type ModuleCommandContext } from './ModuleCommandContext.js';
 
 /**
  * `module:status`: the enabled modules in load order, then the disabled ones. Like the other module

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { ConfigError } from '../../framework/config/xml.js';
+import { ConfigError } from '../../framework/xml/xml.js';
 import { appliedMigrationNames, readMigrationOwners } from '../../framework/db/MigrationOwners.js';
 import { appliedModuleMigrations, rollBackModule } from '../../framework/db/ModuleDataRemover.js';
 import { dependents, enabledModuleNames, writeModuleStatus } from '../../framework/module/ModuleStatus.js';
-import { readModuleState, withDatabase, type ModuleCommandContext } from '../ModuleCommandContext.js';
+import { readModuleState, withDatabase, type ModuleCommandContext } from './ModuleCommandContext.js';
 
 /**
  * `module:uninstall <Module> [--remove-data]` (Magento's ModuleUninstallCommand): refuses while an

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { DI_AREAS, type Area } from '../../framework/config/DiConfig.js';
+import { DI_AREAS, type Area } from '../../framework/config/Area.js';
 import { describeLevels } from '../../framework/interception/PluginList.js';
-import type { CliContext } from '../CliContext.js';
+import type { CliContext } from './CliContext.js';
 
 /** `dev:plugin:list <type> [method] [--area]`: a type's plugin chain in call order. */
 export function addPluginListCommand(program: Command, { app, out, setAction, openApp }: CliContext): void {

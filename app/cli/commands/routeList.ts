@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CliContext } from '../CliContext.js';
+import type { CliContext } from './CliContext.js';
 
 /** `dev:route:list`: the REST routes of the enabled modules. */
 export function addRouteListCommand(program: Command, { out, setAction, openApp }: CliContext): void {

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { appliedMigrationNames, readMigrationOwners } from '../../framework/db/MigrationOwners.js';
 import { moduleMigrationFiles, UNKNOWN_MODULE } from '../../framework/db/MigrationSource.js';
 import { enabledModuleNames } from '../../framework/module/ModuleStatus.js';
-import { readModuleState, withDatabase, type ModuleCommandContext } from '../ModuleCommandContext.js';
+import { readModuleState, withDatabase, type ModuleCommandContext } from './ModuleCommandContext.js';
 
 /** Magento's DbStatusCommand::EXIT_CODE_UPGRADE_REQUIRED. */
 export const EXIT_CODE_UPGRADE_REQUIRED = 2;

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { keptWarning } from '../../framework/db/MigrationSource.js';
-import type { CliContext } from '../CliContext.js';
+import type { CliContext } from './CliContext.js';
 
 /**
  * `setup:upgrade`: pending migrations of the enabled modules, then the data installers. A disabled

@@ -18,8 +18,10 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { DI_AREAS, mergeDiFile, DiConfig } from '../config/DiConfig.js';
-import { parseXmlFile } from '../config/xml.js';
+import { DI_AREAS } from '../config/Area.js';
+import { mergeDiFile, DiConfig } from '../config/DiConfig.js';
+import { moduleXmlFile } from '../config/moduleXmlFiles.js';
+import { parseXmlFile } from '../xml/xml.js';
 import { mergeEventFile, EventConfig, EVENT_AREAS } from '../event/EventConfig.js';
 import { readExtensionAttributesConfig } from '../extension/ExtensionAttributesConfig.js';
 import { discoverModules, type ModuleDefinition } from '../module/ModuleLoader.js';
@@ -137,8 +139,8 @@ export function compileDi(options: DiCompileOptions): DiCompileResult {
 
     // di.xml: this module's own declarations, global and per area (each is checked as declared).
     for (const area of ['global', ...DI_AREAS] as const) {
-      const file = path.join(module.dir, 'etc', ...(area === 'global' ? [] : [area]), 'di.xml');
-      if (!existsSync(file)) continue;
+      const file = moduleXmlFile(module, 'di.xml', area);
+      if (!file) continue;
       const config = new DiConfig();
       mergeDiFile(config, parseXmlFile(file), file);
       const where = path.relative(options.projectRoot, file);
@@ -201,8 +203,8 @@ export function compileDi(options: DiCompileOptions): DiCompileResult {
     // events.xml: each observer against the data its event carries.
     const events = [...eventDeclarers].map((declarer) => out.importType('Events', relative(path.join(declarer.dir, 'Api', 'events.ts')), `events:${declarer.name}`));
     for (const area of EVENT_AREAS) {
-      const file = path.join(module.dir, 'etc', ...(area === 'global' ? [] : [area]), 'events.xml');
-      if (!existsSync(file)) continue;
+      const file = moduleXmlFile(module, 'events.xml', area);
+      if (!file) continue;
       const config = new EventConfig();
       mergeEventFile(config, parseXmlFile(file), file);
       const where = path.relative(options.projectRoot, file);

@@ -1,8 +1,7 @@
 /** Reads `etc/acl.xml`: the resource tree, flattened to ids and titles. */
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import type { ModuleDefinition } from '../module/ModuleLoader.js';
-import { ConfigError, checkElement, parseXmlFile, type XmlElement } from './xml.js';
+import { checkElement, type XmlElement } from '../xml/xml.js';
+import { readModuleXmlFiles } from './moduleXmlFiles.js';
 
 export interface AclResource {
   readonly id: string;
@@ -13,11 +12,7 @@ export interface AclResource {
 
 export function readAclConfig(modules: readonly ModuleDefinition[]): Map<string, AclResource> {
   const resources = new Map<string, AclResource>();
-  for (const module of modules) {
-    const file = path.join(module.dir, 'etc', 'acl.xml');
-    if (!existsSync(file)) continue;
-    const root = parseXmlFile(file);
-    if (root.name !== 'config') throw new ConfigError(`${file}: the root element must be <config>`);
+  for (const { module, file, root } of readModuleXmlFiles(modules, 'acl.xml', { root: 'config' })) {
     checkElement(root, { children: ['acl'] }, file);
     for (const acl of root.children) {
       checkElement(acl, { children: ['resources'] }, file, 'acl');

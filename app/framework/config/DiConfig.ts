@@ -3,10 +3,10 @@
  * load order, global files first and then the area's: a later declaration of the same preference,
  * argument or plugin name wins, attribute by attribute for plugins.
  */
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import type { ModuleDefinition } from '../module/ModuleLoader.js';
-import { ConfigError, checkElement, parseBooleanAttr, parseXmlFile, type XmlElement } from './xml.js';
+import { ConfigError, checkElement, parseBooleanAttr, type XmlElement } from '../xml/xml.js';
+import type { Area } from './Area.js';
+import { readModuleXmlFiles } from './moduleXmlFiles.js';
 
 export type ArgumentValue =
   | { readonly kind: 'string'; readonly value: string }
@@ -73,19 +73,9 @@ export class DiConfig {
   }
 }
 
-export const DI_AREAS = ['webapi_rest', 'crontab', 'adminhtml', 'frontend', 'graphql'] as const;
-export type Area = 'global' | (typeof DI_AREAS)[number];
-
-/** Files in merge order: every module's global di.xml, then every module's area di.xml. */
-export function diFiles(modules: readonly ModuleDefinition[], area: Area): string[] {
-  const files = modules.map((m) => path.join(m.dir, 'etc', 'di.xml'));
-  if (area !== 'global') files.push(...modules.map((m) => path.join(m.dir, 'etc', area, 'di.xml')));
-  return files.filter((file) => existsSync(file));
-}
-
 export function readDiConfig(modules: readonly ModuleDefinition[], area: Area): DiConfig {
   const config = new DiConfig();
-  for (const file of diFiles(modules, area)) mergeDiFile(config, parseXmlFile(file), file);
+  for (const { file, root } of readModuleXmlFiles(modules, 'di.xml', { area })) mergeDiFile(config, root, file);
   return config;
 }
 

@@ -2,10 +2,9 @@
  * Reads `etc/webapi.xml` routes. A later module that declares the same url and method replaces
  * the earlier route, as Magento's merge does.
  */
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import type { ModuleDefinition } from '../module/ModuleLoader.js';
-import { ConfigError, checkElement, parseBooleanAttr, parseXmlFile } from './xml.js';
+import { ConfigError, checkElement, parseBooleanAttr } from '../xml/xml.js';
+import { readModuleXmlFiles } from './moduleXmlFiles.js';
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
@@ -36,11 +35,7 @@ export interface RouteDefinition {
 
 export function readWebapiConfig(modules: readonly ModuleDefinition[]): RouteDefinition[] {
   const routes = new Map<string, RouteDefinition>();
-  for (const module of modules) {
-    const file = path.join(module.dir, 'etc', 'webapi.xml');
-    if (!existsSync(file)) continue;
-    const root = parseXmlFile(file);
-    if (root.name !== 'routes') throw new ConfigError(`${file}: the root element must be <routes>`);
+  for (const { module, file, root } of readModuleXmlFiles(modules, 'webapi.xml', { root: 'routes' })) {
     checkElement(root, { children: ['route'] }, file, 'routes');
     for (const element of root.children) {
       checkElement(element, { required: ['url', 'method'], optional: ['secure', 'soapOperation', 'scope'], children: ['service', 'resources', 'data'] }, file, 'route');

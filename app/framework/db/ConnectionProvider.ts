@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { requestContext } from '../context/RequestContext.js';
-import { preparedQueryRunner, type Dialect, type PreparedQueryRunner } from './dialect.js';
+import type { Dialect } from './DatabaseSettings.js';
+import { preparedQueryRunner, type PreparedQueryRunner } from './preparedQueryRunner.js';
 import type { PreparedQuery } from './PreparedQuery.js';
 
 /**

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { storageFailure, type StorageFailure } from './dialect.js';
+import { storageFailure, type StorageFailure } from './driverErrors.js';
 
 /** A table of the runtime's own for the probe, created on first need (one row at rest). */
 export const PROBE_TABLE = 'framework_write_probe';

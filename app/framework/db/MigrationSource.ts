@@ -13,9 +13,9 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Knex } from 'knex';
-import { ConfigError } from '../config/xml.js';
+import { ConfigError } from '../xml/xml.js';
 import type { ModuleDefinition } from '../module/ModuleLoader.js';
-import { isUnavailable, storageFailure } from './dialect.js';
+import { isUnavailable, storageFailure } from './driverErrors.js';
 import { appliedMigrationNames, readMigrationOwners } from './MigrationOwners.js';
 
 /** `enabled`: its module is enabled; `disabled`: applied, its module disabled; `absent`: applied, its module's folder gone. */

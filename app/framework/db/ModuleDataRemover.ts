@@ -7,7 +7,7 @@
  */
 import type { Knex } from 'knex';
 import type { ModuleDefinition } from '../module/ModuleLoader.js';
-import type { Dialect } from './dialect.js';
+import type { Dialect } from './DatabaseSettings.js';
 import { ModuleMigrationSource, type ModuleMigration } from './MigrationSource.js';
 import { appliedMigrationNames, forgetMigrationOwners } from './MigrationOwners.js';
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { requestContext } from '../context/RequestContext.js';
 import { SERVICE_UNAVAILABLE, ServiceUnavailableException } from '../exception/ServiceUnavailableException.js';
-import { isRetryableConflict, isUnavailable, storageFailure } from './dialect.js';
+import { isRetryableConflict, isUnavailable, storageFailure } from './driverErrors.js';
 import { SqliteConnectionTransaction } from './SqliteConnectionTransaction.js';
 
 export { SERVICE_UNAVAILABLE };

@@ -3,7 +3,7 @@
  * each connection is set up with (SQLite pragmas and functions, pg type parsers).
  */
 import pg from 'pg';
-import type { DatabaseSettings } from './dialect.js';
+import type { DatabaseSettings } from './DatabaseSettings.js';
 import { DEFAULT_DATABASE_TIMEOUTS, mysqlAfterCreate, pgAfterCreate, pgTimeoutOptions, type DatabaseTimeouts } from './queryTimeouts.js';
 import { cachePreparedStatements, type SqliteConnection } from './sqliteStatementCache.js';
 

@@ -4,19 +4,11 @@
  * with SQLite's statement cache in sqliteStatementCache.ts), how each driver reports a lost
  * connection or a lock conflict (driverErrors.ts), the SQL that differs (dialectSql.ts), the
  * stored time form (timestamps.ts), and how each driver runs a prepared query
- * (preparedQueryRunner.ts, with SQLite's side in sqlitePreparedRun.ts). Migrations and
- * repositories stay dialect-free.
+ * (preparedQueryRunner.ts, with SQLite's side in sqlitePreparedRun.ts), and the types they share
+ * (DatabaseSettings.ts). This file is only the barrel: the layer's own files import each other,
+ * never it. Migrations and repositories stay dialect-free.
  */
-import type { Knex } from 'knex';
-
-export type Dialect = 'sqlite' | 'mysql' | 'postgres';
-
-export interface DatabaseSettings {
-  readonly url: string;
-  readonly dialect: Dialect;
-  readonly config: Knex.Config;
-}
-
+export type { DatabaseSettings, Dialect } from './DatabaseSettings.js';
 export { parseDatabaseUrl, redactUrl } from './databaseUrl.js';
 export { isRetryableConflict, isUnavailable, isUniqueViolation, storageFailure, type StorageFailure } from './driverErrors.js';
 export { binaryCollation, comparesPadded, concatSql, hasRowLocks, likeEscapeClause } from './dialectSql.js';

@@ -2,7 +2,7 @@
  * The few pieces of SQL text that differ between the dialects, for the callers that write raw
  * SQL (search criteria, the db queue, row locks), so no dialect branch lives outside db/.
  */
-import type { Dialect } from './dialect.js';
+import type { Dialect } from './DatabaseSettings.js';
 
 /** A collation that compares bytes (`''` on SQLite, whose default already does). */
 export function binaryCollation(dialect: Dialect): string {

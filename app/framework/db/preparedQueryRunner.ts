@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Dialect } from './dialect.js';
+import type { Dialect } from './DatabaseSettings.js';
 import type { CompiledStatement, QueryMethod } from './PreparedQuery.js';
 import { heldSqliteConnection, runOnSqlite, SqliteIdleConnection } from './sqlitePreparedRun.js';
 

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ConfigError } from '../config/xml.js';
+import { ConfigError } from '../xml/xml.js';
 import type { ModuleDefinition } from '../module/ModuleLoader.js';
 
 export type Newable = new (...args: never[]) => object;

@@ -5,11 +5,11 @@
  */
 import { Container, type ResolutionContext } from 'inversify';
 import { mergeArgument, type ArgumentValue, type DiConfig } from '../config/DiConfig.js';
-import { ConfigError } from '../config/xml.js';
+import { ConfigError } from '../xml/xml.js';
 import { isContract, type Contract } from '../contract/Contract.js';
 import type { PluginLevel } from '../interception/PluginList.js';
 import { createInterceptorClass } from '../interception/Interceptor.js';
-import { PluginChainBuilder } from '../interception/PluginChainBuilder.js';
+import { PluginChainBuilder } from './PluginChainBuilder.js';
 import { isClass, type ClassResolver, type Newable } from './ClassResolver.js';
 import { validatePluginTargets } from './validatePluginTargets.js';
 import { constructorParameters, injectionPoints } from './constructorParameters.js';

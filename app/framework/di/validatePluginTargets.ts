@@ -3,10 +3,10 @@
  * ignores it silently), and so is a plugin declared on a name that is no class or contract.
  */
 import type { DiConfig } from '../config/DiConfig.js';
-import { ConfigError } from '../config/xml.js';
+import { ConfigError } from '../xml/xml.js';
 import { isContract } from '../contract/Contract.js';
 import { pluginMethods } from '../interception/PluginList.js';
-import type { PluginChainBuilder } from '../interception/PluginChainBuilder.js';
+import type { PluginChainBuilder } from './PluginChainBuilder.js';
 import { isClass, type ClassResolver } from './ClassResolver.js';
 
 export function validatePluginTargets(

@@ -3,10 +3,9 @@
  * module load order, global files first and then the area's: observers merge by name within an
  * event, a later declaration changing the attributes it sets (e.g. `disabled="true"`).
  */
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { DI_AREAS, type Area } from '../config/DiConfig.js';
-import { ConfigError, checkElement, parseBooleanAttr, parseXmlFile, type XmlElement } from '../config/xml.js';
+import { DI_AREAS, type Area } from '../config/Area.js';
+import { readModuleXmlFiles } from '../config/moduleXmlFiles.js';
+import { ConfigError, checkElement, parseBooleanAttr, type XmlElement } from '../xml/xml.js';
 import type { ModuleDefinition } from '../module/ModuleLoader.js';
 
 export interface ObserverDeclaration {
@@ -31,16 +30,9 @@ export class EventConfig {
 
 export const EVENT_AREAS: readonly Area[] = ['global', ...DI_AREAS];
 
-/** Files in merge order: every module's global events.xml, then every module's area events.xml. */
-export function eventFiles(modules: readonly ModuleDefinition[], area: Area): string[] {
-  const files = modules.map((m) => path.join(m.dir, 'etc', 'events.xml'));
-  if (area !== 'global') files.push(...modules.map((m) => path.join(m.dir, 'etc', area, 'events.xml')));
-  return files.filter((file) => existsSync(file));
-}
-
 export function readEventConfig(modules: readonly ModuleDefinition[], area: Area): EventConfig {
   const config = new EventConfig();
-  for (const file of eventFiles(modules, area)) mergeEventFile(config, parseXmlFile(file), file);
+  for (const { file, root } of readModuleXmlFiles(modules, 'events.xml', { area })) mergeEventFile(config, root, file);
   for (const observers of config.events.values()) {
     for (const observer of observers.values()) {
       if (!observer.disabled && !observer.instance) {

@@ -1,14 +1,17 @@
-import type { Area } from '../config/DiConfig.js';
+import type { Area } from '../config/Area.js';
+import { moduleXmlPaths } from '../config/moduleXmlFiles.js';
 import type { ModuleDefinition } from '../module/ModuleLoader.js';
-import { EVENT_AREAS, eventFiles, readEventConfig } from './EventConfig.js';
+import { EVENT_AREAS, readEventConfig } from './EventConfig.js';
 
 /**
  * What `dev:event:list [<event>] [--area <area>]` prints: per area, each event's observers in call
  * order, then the disabled ones. Without --area: global, and every area with an events.xml of its own.
  */
 export function describeEvents(modules: readonly ModuleDefinition[], options: { event?: string; area?: Area } = {}): string[] {
-  const globalFiles = eventFiles(modules, 'global').length;
-  const areas = options.area ? [options.area] : EVENT_AREAS.filter((area) => area === 'global' || eventFiles(modules, area).length > globalFiles);
+  const filesOf = (area: Area) => moduleXmlPaths(modules, 'events.xml', area).length;
+  const globalFiles = filesOf('global');
+  const ownFiles = (area: Area) => area === 'global' || filesOf(area) > globalFiles;
+  const areas = options.area ? [options.area] : EVENT_AREAS.filter(ownFiles);
   const wanted = options.event?.toLowerCase();
   const lines: string[] = [];
   for (const area of areas) {

@@ -1,4 +1,4 @@
-import { ConfigError } from '../config/xml.js';
+import { ConfigError } from '../xml/xml.js';
 import type { ClassResolver } from '../di/ClassResolver.js';
 import type { EventConfig } from './EventConfig.js';
 

@@ -5,7 +5,7 @@
  * `<resources>`. Values are filled by modules, usually in an `after` plugin on a repository.
  */
 import Joi from 'joi';
-import { ConfigError } from '../config/xml.js';
+import { ConfigError } from '../xml/xml.js';
 import type { MethodSpec, ParameterSpec } from '../contract/Contract.js';
 import type { DataInterface } from '../contract/DataInterface.js';
 import type { ExtensionAttribute, ExtensionAttributesConfig } from './ExtensionAttributesConfig.js';

@@ -3,9 +3,8 @@
  * attribute is keyed by its data interface and code, and a later module may change its type or
  * resources. `<join>` (Magento's SQL joins for collections) is not supported: an error says so.
  */
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { ConfigError, checkElement, parseXmlFile } from '../config/xml.js';
+import { ConfigError, checkElement } from '../xml/xml.js';
+import { readModuleXmlFiles } from '../config/moduleXmlFiles.js';
 import type { ModuleDefinition } from '../module/ModuleLoader.js';
 
 export const SCALAR_TYPES = ['string', 'int', 'float', 'boolean'] as const;
@@ -54,11 +53,7 @@ const CODE = /^[a-z][a-z0-9_]*$/;
 
 export function readExtensionAttributesConfig(modules: readonly ModuleDefinition[]): ExtensionAttributesConfig {
   const config = new ExtensionAttributesConfig();
-  for (const module of modules) {
-    const file = path.join(module.dir, 'etc', 'extension_attributes.xml');
-    if (!existsSync(file)) continue;
-    const root = parseXmlFile(file);
-    if (root.name !== 'config') throw new ConfigError(`${file}: the root element must be <config>`);
+  for (const { file, root } of readModuleXmlFiles(modules, 'extension_attributes.xml', { root: 'config' })) {
     checkElement(root, { children: ['extension_attributes'] }, file, 'config');
     for (const group of root.children) {
       checkElement(group, { required: ['for'], children: ['attribute'] }, file, 'extension_attributes');

@@ -1,4 +1,4 @@
-import { ConfigError } from '../config/xml.js';
+import { ConfigError } from '../xml/xml.js';
 import { isDataInterface, type DataInterface } from '../contract/DataInterface.js';
 import type { ClassResolver } from '../di/ClassResolver.js';
 

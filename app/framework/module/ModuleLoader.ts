@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, checkElement, parseXmlFile } from '../config/xml.js';
+import { ConfigError, checkElement, parseXmlFile } from '../xml/xml.js';
 
 export interface ModuleDefinition {
   /** `Vendor_Module` */

@@ -5,7 +5,7 @@
  * keys kept) through a temporary file and a rename, so a reader never sees half of it.
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { ConfigError } from '../config/xml.js';
+import { ConfigError } from '../xml/xml.js';
 import { readModuleConfig, type ModuleConfig, type ModuleDefinition } from './ModuleLoader.js';
 
 /** Names of the installed modules that the config leaves enabled (anything not `false`). */

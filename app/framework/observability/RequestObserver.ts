@@ -4,7 +4,7 @@
  * status, duration, and the report id of a 500. Never a header value, token or body.
  */
 import type { NextFunction, Request, Response } from 'express';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../logging/logger.js';
 import type { Metrics } from './Metrics.js';
 import { startTrace } from './RequestTrace.js';
 

@@ -7,7 +7,7 @@
  */
 import amqp from 'amqplib';
 import type { ChannelModel, Channel, ConfirmChannel, ConsumeMessage } from 'amqplib';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../logging/logger.js';
 import { QueueUnavailableError, sleep, type BatchConsumeOptions, type ConsumeOptions, type Delivery, type DeliveryBatch, type QueueConnection, type QueueDepth } from './QueueConnection.js';
 import { topology, type Topology } from './Topology.js';
 

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../logging/logger.js';
 import { sleep } from './QueueConnection.js';
 
 export const CONSUMER_LEASE_TABLE = 'queue_consumer_lease';

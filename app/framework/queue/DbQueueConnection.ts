@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { hasRowLocks, type Dialect } from '../db/dialect.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../logging/logger.js';
 import { sleep, type BatchConsumeOptions, type ConsumeOptions, type Delivery, type DeliveryBatch, type QueueConnection, type QueueDepth } from './QueueConnection.js';
 import { queueForTopic, type Topology } from './Topology.js';
 

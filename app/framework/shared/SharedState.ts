@@ -12,7 +12,7 @@
  */
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../logging/logger.js';
 
 export interface RedisSettings {
   /** REDIS_URL (`redis://host:port/db`); null: nothing is shared, limits stay per process. */

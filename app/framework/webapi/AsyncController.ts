@@ -22,7 +22,7 @@ import { WebapiException } from './WebapiException.js';
 import type { RouteDefinition } from '../config/WebapiConfig.js';
 import { QueueUnavailableError } from '../queue/QueueConnection.js';
 import { SERVICE_UNAVAILABLE, translateDatabaseError } from '../db/UnitOfWork.js';
-import type { RouteTarget } from './FrontController.js';
+import type { RouteTarget } from './RouteTarget.js';
 import { traceOf } from '../observability/RequestTrace.js';
 import { RouteRegistry } from './RouteRegistry.js';
 import { assertQueryParameterCount, assertSafeStrings } from './InputSafety.js';

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { InputException } from '../exception/InputException.js';
 import { copyParameters, LocalizedException, renderPhrase, type Parameters } from '../exception/LocalizedException.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../logging/logger.js';
 import { httpHeadersOf, httpStatusOf } from './ErrorProcessor.js';
 
 export interface ErrorBody {

@@ -14,27 +14,14 @@ import { translateDatabaseError } from '../db/UnitOfWork.js';
 import type { StoreResolverInterface } from '../store/StoreResolverInterface.js';
 import type { AuthorizationInterface } from './AuthorizationInterface.js';
 import type { ErrorRenderer } from './ErrorRenderer.js';
-import type { InputMapper } from './InputMapper.js';
 import { traceOf } from '../observability/RequestTrace.js';
 import { assertQueryParameterCount, assertSafeStrings } from './InputSafety.js';
 import { JsonBodyReader } from './JsonBodyReader.js';
 import { AsyncAnswer, type AsyncController, type RequestChecks, type RouteAccess } from './AsyncController.js';
 import { applyFields, parseFields } from './PartialResponse.js';
 import type { RouteRegistry } from './RouteRegistry.js';
+import type { RouteTarget } from './RouteTarget.js';
 import { snakeCaseKeys } from './naming.js';
-
-export interface RouteTarget {
-  readonly mapper: InputMapper;
-  /**
-   * Runs before the unit of work opens (out-of-process before hooks: ServiceCallHooks.ts) and
-   * answers the arguments to call with; absent: the mapped ones.
-   */
-  readonly prepare?: (args: unknown[]) => Promise<unknown[]>;
-  /** Calls the contract method on the (intercepted) service. */
-  readonly invoke: (args: unknown[]) => Promise<unknown>;
-  /** Writes run in a transaction; reads (GET) do not need one. */
-  readonly transactional: boolean;
-}
 
 export interface FrontControllerOptions {
   readonly routes: RouteRegistry<RouteTarget>;

@@ -16,7 +16,7 @@ import {
 } from '../../../app/bootstrap/DeploymentConfig.js';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../../app/bootstrap/paths.js';
-import { ConfigError } from '../../../app/framework/config/xml.js';
+import { ConfigError } from '../../../app/framework/xml/xml.js';
 
 describe('DeploymentConfig', () => {
   it('should answer the defaults for an empty environment', () => {

@@ -1,7 +1,7 @@
 /**
  * routeTarget.ts on the real application of the fixture shop (Fixture_Shop's routes, its
  * OrderPlugin after createOrder(), a real SQLite database). Hiding extension attributes from
- * callers without their resources is tested over HTTP in ExtensionAttributes.test.ts.
+ * callers without their resources is tested over HTTP in ExtensionAttributes.http.test.ts.
  */
 import { expect } from 'chai';
 import type { RouteDefinition } from '../../../app/framework/config/WebapiConfig.js';

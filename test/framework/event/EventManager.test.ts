@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Area } from '../../../app/framework/config/DiConfig.js';
+import type { Area } from '../../../app/framework/config/Area.js';
 import { EventManagerInterface } from '../../../app/framework/event/ManagerInterface.js';
 import type { Notifier } from '../../fixtures/runtime/modules/Fixture/Events/Model/Notifier.js';
 import { RecordObserver } from '../../fixtures/runtime/modules/Fixture/Events/Observer/RecordObserver.js';

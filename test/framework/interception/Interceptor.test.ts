@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import type { Application } from '../../../app/bootstrap/Application.js';
-import type { Area } from '../../../app/framework/config/DiConfig.js';
+import type { Area } from '../../../app/framework/config/Area.js';
 import type { DispatcherInterface } from '../../fixtures/runtime/modules/Fixture/Dispatch/Api/DispatcherInterface.js';
 import { Dispatcher } from '../../fixtures/runtime/modules/Fixture/Dispatch/Model/Dispatcher.js';
 import { SpecialDispatcher } from '../../fixtures/runtime/modules/Fixture/Dispatch/Model/SpecialDispatcher.js';

@@ -1,6 +1,6 @@
 /**
  * Recurring data installers run at every start-up, and several processes may start at once
- * (test/framework/bin/server.test.ts starts three). On PostgreSQL, `insert ... on conflict (id) do
+ * (test/framework/bin/server.http.test.ts starts three). On PostgreSQL, `insert ... on conflict (id) do
  * update` only absorbs a conflict on its own key: two inserts racing on a second unique key (here
  * catalog_product_attribute.attribute_code) make one fail with a unique violation. CI met exactly
  * that. The list runs the installer again, so that it finds the other process's committed rows.

@@ -11,8 +11,8 @@ import { expect } from 'chai';
 import { Application, type ApplicationOptions } from '../../../app/bootstrap/Application.js';
 import { DIST_ROOT, PROJECT_ROOT } from '../../../app/bootstrap/paths.js';
 import { runCli } from '../../../app/cli/Cli.js';
-import type { Area } from '../../../app/framework/config/DiConfig.js';
-import { ConfigError } from '../../../app/framework/config/xml.js';
+import type { Area } from '../../../app/framework/config/Area.js';
+import { ConfigError } from '../../../app/framework/xml/xml.js';
 import type { ModuleSources } from '../../../app/framework/module/ModuleLoader.js';
 
 /** Compiled fixture modules (TypeScript of test/fixtures/<name>/modules). */

@@ -9,29 +9,23 @@
  */
 import { expect } from 'chai';
 import request from 'supertest';
-import { TestApp } from '../../support/testApp.js';
-import { operationSearchable, SEARCHABLE_UUID } from './support.js';
+import { SEARCHABLE_UUID, searchableApp } from './support.js';
 
 describe('Magento AsynchronousOperations/Api/BulkStatusInterfaceTest', () => {
-  let t: TestApp;
-  let admin: string;
-  before(async () => {
-    t = await TestApp.start();
-    const created = await t.cli('admin:user:create', '--username', 'apitest', '--password', 'apitest123');
-    expect(created.code, created.err.join('\n')).to.equal(0);
-    admin = (await request(t.http).post('/rest/V1/integration/admin/token').send({ username: 'apitest', password: 'apitest123' })).body as string;
-    const { user_id: userId } = (await t.app.knex('admin_user').where({ username: 'apitest' }).first('user_id')) as { user_id: number };
-    await operationSearchable(t.app.knex, { userType: 2, userId });
-  });
-  after(() => t?.stop());
+  const app = searchableApp();
 
   it('testGetListByBulkStartTime', async () => {
-    const res = await request(t.http).get(`/rest/V1/bulk/${SEARCHABLE_UUID}/operation-status/4`).set('Authorization', `Bearer ${admin}`);
+    const res = await request(app.t.http)
+      .get(`/rest/V1/bulk/${SEARCHABLE_UUID}/operation-status/4`)
+      .set('Authorization', `Bearer ${app.admin}`);
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body).to.equal(0);
     // The fixture's processed operations, one of each status.
     for (const status of [1, 2, 3]) {
-      expect((await request(t.http).get(`/rest/V1/bulk/${SEARCHABLE_UUID}/operation-status/${status}`).set('Authorization', `Bearer ${admin}`)).body).to.equal(1);
+      const res = await request(app.t.http)
+        .get(`/rest/V1/bulk/${SEARCHABLE_UUID}/operation-status/${status}`)
+        .set('Authorization', `Bearer ${app.admin}`);
+      expect(res.body).to.equal(1);
     }
   });
 });

@@ -16,8 +16,7 @@
  */
 import { expect } from 'chai';
 import request from 'supertest';
-import { TestApp } from '../../support/testApp.js';
-import { operationSearchable, SEARCHABLE_UUID } from './support.js';
+import { SEARCHABLE_UUID, searchableApp } from './support.js';
 
 /** PHP's http_build_query, as Magento's harness builds the URL. */
 function httpBuildQuery(value: unknown, prefix: string): string {
@@ -30,20 +29,12 @@ function httpBuildQuery(value: unknown, prefix: string): string {
 }
 
 describe('Magento AsynchronousOperations/Api/OperationRepositoryInterfaceTest', () => {
-  let t: TestApp;
-  let admin: string;
-  before(async () => {
-    t = await TestApp.start();
-    const created = await t.cli('admin:user:create', '--username', 'apitest', '--password', 'apitest123');
-    expect(created.code, created.err.join('\n')).to.equal(0);
-    admin = (await request(t.http).post('/rest/V1/integration/admin/token').send({ username: 'apitest', password: 'apitest123' })).body as string;
-    const { user_id: userId } = (await t.app.knex('admin_user').where({ username: 'apitest' }).first('user_id')) as { user_id: number };
-    await operationSearchable(t.app.knex, { userType: 2, userId });
-  });
-  after(() => t?.stop());
+  const app = searchableApp();
 
-  const getList = (searchCriteria: object, token = admin) =>
-    request(t.http).get(`/rest/V1/bulk?${httpBuildQuery(searchCriteria, 'searchCriteria')}`).set('Authorization', `Bearer ${token}`);
+  const getList = (searchCriteria: object, token = app.admin) =>
+    request(app.t.http)
+      .get(`/rest/V1/bulk?${httpBuildQuery(searchCriteria, 'searchCriteria')}`)
+      .set('Authorization', `Bearer ${token}`);
 
   it('testGetListByBulkStartTime', async () => {
     const searchCriteria = {
@@ -90,7 +81,7 @@ describe('Magento AsynchronousOperations/Api/OperationRepositoryInterfaceTest', 
   });
 
   it("(project) should list none of another caller's operations", async () => {
-    const other = await t.integrationToken({ allStores: true });
+    const other = await app.t.integrationToken({ allStores: true });
     const res = await getList({ filter_groups: [{ filters: [{ field: 'bulk_uuid', value: SEARCHABLE_UUID, condition_type: 'eq' }] }] }, other);
     expect(res.status).to.equal(200);
     expect(res.body.total_count).to.equal(0);

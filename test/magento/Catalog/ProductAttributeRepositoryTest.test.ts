@@ -13,23 +13,16 @@
  * testDeleteSystemAttributeById.
  */
 import { expect } from 'chai';
-import { TestApp } from '../../support/testApp.js';
-import { httpBuildQuery, webApiCall } from '../support.js';
+import { magentoApp, httpBuildQuery } from '../support.js';
 
 const RESOURCE_PATH = '/V1/products/attributes';
 
 describe('Magento api-functional: Catalog\\Api\\ProductAttributeRepositoryTest', () => {
-  let t: TestApp;
-  let token: string;
-  before(async () => {
-    t = await TestApp.start();
-    token = await t.integrationToken({ allStores: true });
-  });
-  after(async () => t?.stop());
+  const app = magentoApp();
 
   it('testGet (attribute sku)', async () => {
     const attributeCode = 'sku';
-    const res = await webApiCall(t, token, 'get', `${RESOURCE_PATH}/${attributeCode}`);
+    const res = await app.call('get', `${RESOURCE_PATH}/${attributeCode}`);
     expect(res.status).to.equal(200);
     expect(res.body).to.be.an('object');
     expect(res.body).to.have.property('attribute_id');
@@ -46,7 +39,7 @@ describe('Magento api-functional: Catalog\\Api\\ProductAttributeRepositoryTest',
       },
       entityTypeCode: 'catalog_product',
     };
-    const res = await webApiCall(t, token, 'get', `${RESOURCE_PATH}?${httpBuildQuery(searchCriteria)}`);
+    const res = await app.call('get', `${RESOURCE_PATH}?${httpBuildQuery(searchCriteria)}`);
     expect(res.status).to.equal(200);
     expect(res.body).to.have.property('search_criteria');
     expect(res.body).to.have.property('total_count');
@@ -60,7 +53,7 @@ describe('Magento api-functional: Catalog\\Api\\ProductAttributeRepositoryTest',
 
   it('testDeleteNoSuchEntityException (as GET)', async () => {
     const attributeCode = 'some_test_code';
-    const res = await webApiCall(t, token, 'get', `${RESOURCE_PATH}/${attributeCode}`);
+    const res = await app.call('get', `${RESOURCE_PATH}/${attributeCode}`);
     expect(res.body.message).to.equal('The attribute with a "%1" attributeCode doesn\'t exist. Verify the attribute and try again.');
     expect(res.body.parameters).to.deep.equal([attributeCode]);
     expect(res.status).to.equal(404);

@@ -17,8 +17,7 @@
  * lacks.
  */
 import { expect } from 'chai';
-import { TestApp } from '../../support/testApp.js';
-import { httpBuildQuery, webApiCall } from '../support.js';
+import { magentoApp, httpBuildQuery } from '../support.js';
 
 const RESOURCE_PATH = '/V1/products';
 const NO_SUCH_PRODUCT = "The product that was requested doesn't exist. Verify the product and try again.";
@@ -42,21 +41,21 @@ function getSimpleProductData(productData: Record<string, unknown> = {}): Record
 }
 
 describe('Magento api-functional: Catalog\\Api\\ProductRepositoryInterfaceTest', () => {
-  let t: TestApp;
-  let token: string;
+  const app = magentoApp();
   before(async () => {
-    t = await TestApp.start();
-    token = await t.integrationToken({ allStores: true });
-    await t.createStore('fixturestore');
+    await app.t.createStore('fixturestore');
   });
-  after(async () => t?.stop());
 
-  const saveProduct = (product: object, storeCode?: string) => webApiCall(t, token, 'post', RESOURCE_PATH, { product }, storeCode);
-  const getProduct = (sku: string, storeCode?: string) => webApiCall(t, token, 'get', `${RESOURCE_PATH}/${encodeURIComponent(sku)}`, undefined, storeCode);
-  const deleteProduct = (sku: string, storeCode?: string) => webApiCall(t, token, 'delete', `${RESOURCE_PATH}/${encodeURIComponent(sku)}`, undefined, storeCode);
+  const saveProduct = (product: object, storeCode?: string) => app.call('post', RESOURCE_PATH, { product }, storeCode);
+  const getProduct = (sku: string, storeCode?: string) =>
+    app.call('get', `${RESOURCE_PATH}/${encodeURIComponent(sku)}`, undefined, storeCode);
+  const deleteProduct = (sku: string, storeCode?: string) =>
+    app.call('delete', `${RESOURCE_PATH}/${encodeURIComponent(sku)}`, undefined, storeCode);
   /** updateProduct(): the body's sku is null on REST. */
   const updateProduct = (product: Record<string, unknown>) =>
-    webApiCall(t, token, 'put', `${RESOURCE_PATH}/${encodeURIComponent(String(product.sku))}`, { product: { ...product, sku: null } });
+    app.call('put', `${RESOURCE_PATH}/${encodeURIComponent(String(product.sku))}`, {
+      product: { ...product, sku: null },
+    });
 
   /** Fixture products_related.php / product_simple.php: the products these cases read. */
   async function fixture(sku: string, name: string, price: number): Promise<void> {
@@ -153,7 +152,7 @@ describe('Magento api-functional: Catalog\\Api\\ProductRepositoryInterfaceTest',
         page_size: 2,
       },
     };
-    const res = await webApiCall(t, token, 'get', `${RESOURCE_PATH}?${httpBuildQuery(searchCriteria)}`);
+    const res = await app.call('get', `${RESOURCE_PATH}?${httpBuildQuery(searchCriteria)}`);
     expect(res.status).to.equal(200);
     expect(res.body).to.have.property('search_criteria');
     expect(res.body).to.have.property('total_count');

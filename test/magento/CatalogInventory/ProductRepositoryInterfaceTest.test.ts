@@ -9,8 +9,7 @@
  * testSimpleProductCreationWithoutSpecifyingCatalogInventory. Skipped: none.
  */
 import { expect } from 'chai';
-import { TestApp } from '../../support/testApp.js';
-import { webApiCall } from '../support.js';
+import { magentoApp } from '../support.js';
 
 const RESOURCE_PATH = '/V1/products';
 const PRODUCT_SKU = 'sku-test-catalog-inventory';
@@ -69,16 +68,10 @@ function getStockItemData(qty = 1000) {
 }
 
 describe('Magento api-functional: CatalogInventory\\Api\\ProductRepositoryInterfaceTest', () => {
-  let t: TestApp;
-  let token: string;
-  before(async () => {
-    t = await TestApp.start();
-    token = await t.integrationToken({ allStores: true });
-  });
-  after(async () => t?.stop());
+  const app = magentoApp();
 
   async function call(method: 'get' | 'post' | 'put' | 'delete', path: string, data?: object): Promise<unknown> {
-    const res = await webApiCall(t, token, method, path, data);
+    const res = await app.call(method, path, data);
     expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).to.equal(200);
     return res.body;
   }

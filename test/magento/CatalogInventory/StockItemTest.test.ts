@@ -13,26 +13,21 @@
  * skipped whole: their routes are not served.
  */
 import { expect } from 'chai';
-import { TestApp } from '../../support/testApp.js';
-import { webApiCall } from '../support.js';
+import { magentoApp } from '../support.js';
 
 describe('Magento api-functional: CatalogInventory\\Api\\StockItemTest', () => {
-  let t: TestApp;
-  let token: string;
+  const app = magentoApp();
   before(async () => {
-    t = await TestApp.start();
-    token = await t.integrationToken({ allStores: true });
     // Fixture multiple_products.php: simple1 with qty 100, in stock.
-    const res = await webApiCall(t, token, 'post', '/V1/products', {
+    const res = await app.call('post', '/V1/products', {
       product: { sku: 'simple1', name: 'Simple Product1', price: 10, status: 1, extension_attributes: { stock_item: { qty: 100, is_in_stock: true } } },
     });
     expect(res.status).to.equal(200);
   });
-  after(async () => t?.stop());
 
   /** getStockItemBySku($fixtureData) */
   async function getStockItemBySku(): Promise<Record<string, unknown>> {
-    const res = await webApiCall(t, token, 'get', '/V1/stockItems/simple1');
+    const res = await app.call('get', '/V1/stockItems/simple1');
     expect(res.status).to.equal(200);
     expect(res.body).to.include({ qty: 100, is_in_stock: true, stock_id: 1, min_qty: 0, min_sale_qty: 1, max_sale_qty: 10000 });
     return res.body as Record<string, unknown>;
@@ -69,15 +64,16 @@ describe('Magento api-functional: CatalogInventory\\Api\\StockItemTest', () => {
       is_decimal_divided: 0,
       show_default_notification_message: false,
     };
-    const res = await webApiCall(t, token, 'put', `/V1/products/simple1/stockItems/${String(stockItemOld.item_id)}`, { stockItem: newData });
+    const path = `/V1/products/simple1/stockItems/${String(stockItemOld.item_id)}`;
+    const res = await app.call('put', path, { stockItem: newData });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body).to.equal(stockItemOld.item_id);
-    const stored = (await webApiCall(t, token, 'get', '/V1/stockItems/simple1')).body as Record<string, unknown>;
+    const stored = (await app.call('get', '/V1/stockItems/simple1')).body as Record<string, unknown>;
     expect(stored).to.include({ item_id: stockItemOld.item_id, product_id: stockItemOld.product_id, qty: 111, is_in_stock: true });
   });
 
   it("getStockItemBySku for an unknown sku: StockRegistryProvider's 404", async () => {
-    const res = await webApiCall(t, token, 'get', '/V1/stockItems/no-such-sku');
+    const res = await app.call('get', '/V1/stockItems/no-such-sku');
     expect(res.status).to.equal(404);
     expect(res.body).to.deep.equal({ message: 'The Product with the "%1" SKU doesn\'t exist.', parameters: ['no-such-sku'] });
   });

@@ -4,20 +4,13 @@
  * Skipped: none.
  */
 import { expect } from 'chai';
-import { TestApp } from '../../support/testApp.js';
-import { webApiCall } from '../support.js';
+import { magentoApp } from '../support.js';
 
 describe('Magento api-functional: Store\\Api\\GroupRepositoryTest', () => {
-  let t: TestApp;
-  let token: string;
-  before(async () => {
-    t = await TestApp.start();
-    token = await t.integrationToken({ allStores: true });
-  });
-  after(async () => t?.stop());
+  const app = magentoApp();
 
   it('testGetList: more than one store group (admin group 0 and the main one), keys in Magento 2.4 order', async () => {
-    const res = await webApiCall(t, token, 'get', '/V1/store/storeGroups');
+    const res = await app.call('get', '/V1/store/storeGroups');
     expect(res.status).to.equal(200);
     const storeGroups = res.body as Record<string, unknown>[];
     expect(storeGroups.length).to.be.greaterThan(1);

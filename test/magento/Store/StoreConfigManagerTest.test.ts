@@ -3,21 +3,14 @@
  * (GET /V1/store/storeConfigs). Ported: testGetStoreConfigs. Skipped: none.
  */
 import { expect } from 'chai';
-import { TestApp } from '../../support/testApp.js';
-import { webApiCall } from '../support.js';
+import { magentoApp } from '../support.js';
 
 describe('Magento api-functional: Store\\Api\\StoreConfigManagerTest', () => {
-  let t: TestApp;
-  let token: string;
-  before(async () => {
-    t = await TestApp.start();
-    token = await t.integrationToken({ allStores: true });
-  });
-  after(async () => t?.stop());
+  const app = magentoApp();
 
   it("testGetStoreConfigs: storeCodes ['default'] answers one config with Magento's keys in order", async () => {
     // _webApiCall puts GET request data in the query string.
-    const res = await webApiCall(t, token, 'get', '/V1/store/storeConfigs?storeCodes[0]=default');
+    const res = await app.call('get', '/V1/store/storeConfigs?storeCodes[0]=default');
     expect(res.status).to.equal(200);
     const storeConfigs = res.body as Record<string, unknown>[];
     expect(storeConfigs).to.have.length(1);

@@ -3,20 +3,13 @@
  * (GET /V1/store/storeViews). Ported: testGetList. Skipped: none.
  */
 import { expect } from 'chai';
-import { TestApp } from '../../support/testApp.js';
-import { webApiCall } from '../support.js';
+import { magentoApp } from '../support.js';
 
 describe('Magento api-functional: Store\\Api\\StoreRepositoryTest', () => {
-  let t: TestApp;
-  let token: string;
-  before(async () => {
-    t = await TestApp.start();
-    token = await t.integrationToken({ allStores: true });
-  });
-  after(async () => t?.stop());
+  const app = magentoApp();
 
   it('testGetList: more than one store view (the admin store 0 and default), keys in Magento 2.4 order', async () => {
-    const res = await webApiCall(t, token, 'get', '/V1/store/storeViews');
+    const res = await app.call('get', '/V1/store/storeViews');
     expect(res.status).to.equal(200);
     const storeViews = res.body as Record<string, unknown>[];
     expect(storeViews).to.not.equal(null);

@@ -3,20 +3,13 @@
  * (GET /V1/store/websites). Ported: testGetList. Skipped: none.
  */
 import { expect } from 'chai';
-import { TestApp } from '../../support/testApp.js';
-import { webApiCall } from '../support.js';
+import { magentoApp } from '../support.js';
 
 describe('Magento api-functional: Store\\Api\\WebsiteRepositoryTest', () => {
-  let t: TestApp;
-  let token: string;
-  before(async () => {
-    t = await TestApp.start();
-    token = await t.integrationToken({ allStores: true });
-  });
-  after(async () => t?.stop());
+  const app = magentoApp();
 
   it('testGetList: more than one website (admin and base), keys in Magento 2.4 order', async () => {
-    const res = await webApiCall(t, token, 'get', '/V1/store/websites');
+    const res = await app.call('get', '/V1/store/websites');
     expect(res.status).to.equal(200);
     const websites = res.body as Record<string, unknown>[];
     expect(websites.length).to.be.greaterThan(1);

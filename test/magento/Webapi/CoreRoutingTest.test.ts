@@ -9,27 +9,26 @@
  */
 import { expect } from 'chai';
 import request from 'supertest';
-import { TestApp } from '../../support/testApp.js';
-import { webApiCall } from '../support.js';
+import { magentoApp } from '../support.js';
 
 describe('Magento api-functional: Webapi\\Routing\\CoreRoutingTest', () => {
-  let t: TestApp;
-  let token: string;
+  const app = magentoApp();
   before(async () => {
-    t = await TestApp.start();
-    token = await t.integrationToken({ allStores: true });
-    expect((await webApiCall(t, token, 'post', '/V1/products', { product: { sku: 'testProduct1', name: 'testProduct1', price: 1 } })).status).to.equal(200);
+    const product = { sku: 'testProduct1', name: 'testProduct1', price: 1 };
+    expect((await app.call('post', '/V1/products', { product })).status).to.equal(200);
   });
-  after(async () => t?.stop());
 
   it('testBasicRoutingExplicitPath (GET /V1/products/:sku)', async () => {
-    const res = await webApiCall(t, token, 'get', '/V1/products/testProduct1');
+    const res = await app.call('get', '/V1/products/testProduct1');
     expect(res.status).to.equal(200);
     expect(res.body.name).to.equal('testProduct1');
   });
 
   it('testRestNoAcceptHeader: an empty Accept header still answers JSON', async () => {
-    const res = await request(t.http).get('/rest/V1/products/testProduct1').set('Authorization', `Bearer ${token}`).set('Accept', '');
+    const res = await request(app.t.http)
+      .get('/rest/V1/products/testProduct1')
+      .set('Authorization', `Bearer ${app.token}`)
+      .set('Accept', '');
     expect(res.status).to.equal(200);
     expect(res.body.name).to.equal('testProduct1');
   });

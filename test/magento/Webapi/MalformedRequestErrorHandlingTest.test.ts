@@ -12,22 +12,18 @@
  * testPostResetPasswordWithEmptyStringsReturns400 (no customer accounts).
  */
 import { expect } from 'chai';
-import { TestApp } from '../../support/testApp.js';
-import { webApiCall, type Method } from '../support.js';
+import { magentoApp, type Method } from '../support.js';
 
 describe('Magento api-functional: Webapi\\Routing\\MalformedRequestErrorHandlingTest', () => {
-  let t: TestApp;
-  let token: string;
+  const app = magentoApp();
   before(async () => {
-    t = await TestApp.start();
-    token = await t.integrationToken({ allStores: true });
-    expect((await webApiCall(t, token, 'post', '/V1/products', { product: { sku: 'm-1', name: 'M', price: 1 } })).status).to.equal(200);
+    const product = { sku: 'm-1', name: 'M', price: 1 };
+    expect((await app.call('post', '/V1/products', { product })).status).to.equal(200);
   });
-  after(async () => t?.stop());
 
   /** assertClientErrorHttpCode */
   async function assertClientErrorHttpCode(method: Method, path: string, data: object | undefined, expected: number): Promise<void> {
-    const res = await webApiCall(t, token, method, path, data);
+    const res = await app.call(method, path, data);
     expect(res.status, 'Malformed request must not produce HTTP 500').to.not.equal(500);
     expect(res.status, JSON.stringify(res.body)).to.equal(expected);
   }

@@ -6,19 +6,12 @@
  * Ported: testItem, testItems, testCreate, testUpdate, testRemove. Skipped: none.
  */
 import { expect } from 'chai';
-import { TestApp } from '../../support/testApp.js';
-import { webApiCall, type Method } from '../support.js';
+import { magentoApp, type Method } from '../support.js';
 
 const RESOURCE_PATH = '/V1/testModule2NoWebApiXml/';
 
 describe('Magento api-functional: Webapi\\Routing\\NoWebApiXmlTest', () => {
-  let t: TestApp;
-  let token: string;
-  before(async () => {
-    t = await TestApp.start();
-    token = await t.integrationToken({ allStores: true });
-  });
-  after(async () => t?.stop());
+  const app = magentoApp();
 
   const cases: [string, Method, string, object | undefined][] = [
     ['testItem', 'get', `${RESOURCE_PATH}1`, undefined],
@@ -29,7 +22,7 @@ describe('Magento api-functional: Webapi\\Routing\\NoWebApiXmlTest', () => {
   ];
   for (const [name, method, path, data] of cases) {
     it(name, async () => {
-      const res = await webApiCall(t, token, method, path, data);
+      const res = await app.call(method, path, data);
       expect(res.status).to.equal(404);
       expect(res.body.message).to.equal('Request does not match any route.');
     });

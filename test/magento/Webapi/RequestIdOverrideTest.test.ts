@@ -12,39 +12,35 @@
  * object (with `{"product": ..., "saveOptions": true}` Magento keeps the body's sku).
  */
 import { expect } from 'chai';
-import { TestApp } from '../../support/testApp.js';
-import { webApiCall } from '../support.js';
+import { magentoApp } from '../support.js';
 
 describe('Magento api-functional: Webapi\\Routing\\RequestIdOverrideTest', () => {
-  let t: TestApp;
-  let token: string;
+  const app = magentoApp();
   let itemId: number;
   before(async () => {
-    t = await TestApp.start();
-    token = await t.integrationToken({ allStores: true });
     for (const sku of ['item-1', 'item-2']) {
-      const res = await webApiCall(t, token, 'post', '/V1/products', { product: { sku, name: sku, price: 1 } });
+      const res = await app.call('post', '/V1/products', { product: { sku, name: sku, price: 1 } });
       expect(res.status).to.equal(200);
       if (sku === 'item-1') itemId = res.body.extension_attributes.stock_item.item_id;
     }
   });
-  after(async () => t?.stop());
 
   it('testOverride: the body names another sku, the path wins', async () => {
-    const res = await webApiCall(t, token, 'put', '/V1/products/item-1', { product: { sku: 'item-2', name: 'test' } });
+    const res = await app.call('put', '/V1/products/item-1', { product: { sku: 'item-2', name: 'test' } });
     expect(res.status).to.equal(200);
     expect(res.body.sku).to.equal('item-1');
-    expect((await webApiCall(t, token, 'get', '/V1/products/item-2')).body.name).to.equal('item-2');
+    expect((await app.call('get', '/V1/products/item-2')).body.name).to.equal('item-2');
   });
 
   it('testOverrideNested: the last path parameter (itemId) wins over the body', async () => {
-    const res = await webApiCall(t, token, 'put', `/V1/products/item-1/stockItems/${itemId}`, { stockItem: { item_id: itemId + 1000, qty: 3 } });
+    const stockItem = { item_id: itemId + 1000, qty: 3 };
+    const res = await app.call('put', `/V1/products/item-1/stockItems/${itemId}`, { stockItem });
     expect(res.status).to.equal(200);
     expect(res.body).to.equal(itemId);
   });
 
   it('testOverrideAdd: the body has no sku, the path gives it', async () => {
-    const res = await webApiCall(t, token, 'put', '/V1/products/item-1', { product: { name: 'test' } });
+    const res = await app.call('put', '/V1/products/item-1', { product: { name: 'test' } });
     expect(res.status).to.equal(200);
     expect(res.body.sku).to.equal('item-1');
   });

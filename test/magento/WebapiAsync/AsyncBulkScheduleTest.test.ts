@@ -9,7 +9,7 @@
  */
 import { expect } from 'chai';
 import { QUEUE_MODES } from '../../modules/AsynchronousOperations/support.js';
-import { productsCreated, runConsumer, simpleProductData, startMagentoAsync, webApiCall, type MagentoAsync } from './support.js';
+import { magentoAsync, productsCreated, runConsumer, simpleProductData, webApiCall } from './support.js';
 
 /** Element 2 is refused for both of its faults: no name, and an attribute a product does not have. */
 const ERRORS_OF_ELEMENT_2 = [
@@ -23,12 +23,7 @@ const ERRORS_OF_ELEMENT_2 = [
 for (const mode of QUEUE_MODES) {
   describe(`Magento WebapiAsync/Model/AsyncBulkScheduleTest on the ${mode.name} queue${mode.unavailable ? ` (pending: ${mode.unavailable})` : ''}`, function () {
     this.timeout(60_000);
-    let m: MagentoAsync;
-    before(async function () {
-      if (mode.unavailable) return this.skip();
-      m = await startMagentoAsync(mode);
-    });
-    after(() => m?.stop());
+    const m = magentoAsync(mode);
 
     const saveProductAsync = (products: unknown) => webApiCall(m, 'post', '/async/bulk/V1/products', products);
 

@@ -11,20 +11,14 @@
  */
 import { expect } from 'chai';
 import { QUEUE_MODES } from '../../modules/AsynchronousOperations/support.js';
-import { runConsumer, simpleProductData, startMagentoAsync, webApiCall, type MagentoAsync } from './support.js';
+import { magentoAsync, runConsumer, simpleProductData, webApiCall } from './support.js';
 
 const STORES = ['default', 'fixturestore', 'all'];
 
 for (const mode of QUEUE_MODES) {
   describe(`Magento WebapiAsync/Model/AsyncScheduleMultiStoreTest on the ${mode.name} queue${mode.unavailable ? ` (pending: ${mode.unavailable})` : ''}`, function () {
     this.timeout(60_000);
-    let m: MagentoAsync;
-    before(async function () {
-      if (mode.unavailable) return this.skip();
-      m = await startMagentoAsync(mode);
-      await m.d.t.createStore('fixturestore', 'Fixture Store');
-    });
-    after(() => m?.stop());
+    const m = magentoAsync(mode, () => m.d.t.createStore('fixturestore', 'Fixture Store'));
 
     it('testAsyncScheduleBulkMultistore with data set "all"', async () => {
       const storeCode = 'all';

@@ -5,17 +5,12 @@
  */
 import { expect } from 'chai';
 import { QUEUE_MODES } from '../../modules/AsynchronousOperations/support.js';
-import { productsCreated, runConsumer, simpleProductData, startMagentoAsync, webApiCall, type MagentoAsync } from './support.js';
+import { magentoAsync, productsCreated, runConsumer, simpleProductData, webApiCall } from './support.js';
 
 for (const mode of QUEUE_MODES) {
   describe(`Magento WebapiAsync/Model/AsyncScheduleTest on the ${mode.name} queue${mode.unavailable ? ` (pending: ${mode.unavailable})` : ''}`, function () {
     this.timeout(60_000);
-    let m: MagentoAsync;
-    before(async function () {
-      if (mode.unavailable) return this.skip();
-      m = await startMagentoAsync(mode);
-    });
-    after(() => m?.stop());
+    const m = magentoAsync(mode);
 
     // productCreationProvider: a simple and a virtual product.
     for (const [dataSet, product] of [

@@ -10,17 +10,12 @@
  */
 import { expect } from 'chai';
 import { QUEUE_MODES } from '../../modules/AsynchronousOperations/support.js';
-import { productsCreated, runConsumer, simpleProductData, startMagentoAsync, webApiCall, type MagentoAsync } from './support.js';
+import { magentoAsync, productsCreated, runConsumer, simpleProductData, webApiCall } from './support.js';
 
 for (const mode of QUEUE_MODES) {
   describe(`Magento WebapiAsync/Model/BulkScheduleTest on the ${mode.name} queue${mode.unavailable ? ` (pending: ${mode.unavailable})` : ''}`, function () {
     this.timeout(60_000);
-    let m: MagentoAsync;
-    before(async function () {
-      if (mode.unavailable) return this.skip();
-      m = await startMagentoAsync(mode);
-    });
-    after(() => m?.stop());
+    const m = magentoAsync(mode);
 
     for (const [dataSet, product] of [
       ['#0', { product: simpleProductData({ type_id: 'simple', sku: 'psku-test-1' }) }],

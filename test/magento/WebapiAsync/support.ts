@@ -31,6 +31,22 @@ export async function startMagentoAsync(mode: QueueMode): Promise<MagentoAsync> 
   };
 }
 
+/**
+ * The set-up of every WebapiAsync file, in the calling `describe`: the app on the queue mode (the
+ * suite is skipped when the mode is unavailable), then `setUp`, and its stop after. The object
+ * answered is filled in by the `before` hook.
+ */
+export function magentoAsync(mode: QueueMode, setUp?: (m: MagentoAsync) => Promise<unknown>): MagentoAsync {
+  const m: Partial<MagentoAsync> = {};
+  before(async function () {
+    if (mode.unavailable) return this.skip();
+    Object.assign(m, await startMagentoAsync(mode));
+    await setUp?.(m as MagentoAsync);
+  });
+  after(() => m.stop?.());
+  return m as MagentoAsync;
+}
+
 /** Magento's getSimpleProductData(), with the given fields over it (array_replace_recursive). */
 export function simpleProductData(data: Record<string, unknown> = {}): Record<string, unknown> {
   return {

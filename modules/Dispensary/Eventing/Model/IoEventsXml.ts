@@ -12,18 +12,13 @@
  *
  * A later module's event of the same name replaces it; a run-time subscription of that name too.
  */
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { ConfigError, checkElement, Joi, parseBooleanAttr, parseXmlFile, type ModuleDefinition } from '#framework';
+import { ConfigError, checkElement, Joi, parseBooleanAttr, readModuleXmlFiles, type ModuleDefinition } from '#framework';
 import { eventSubscriptionSchema, type EventSubscriptionData } from '../Api/EventSubscriptionManagementInterface.js';
 import type { Subscription } from './Subscription.js';
 
 export function readIoEventsXml(modules: readonly ModuleDefinition[]): Subscription[] {
   const found = new Map<string, Subscription>();
-  for (const module of modules) {
-    const file = path.join(module.dir, 'etc', 'io_events.xml');
-    if (!existsSync(file)) continue;
-    const root = parseXmlFile(file);
+  for (const { file, root } of readModuleXmlFiles(modules, 'io_events.xml', { root: 'config' })) {
     checkElement(root, { children: ['event'] }, file, 'config');
     for (const event of root.children) {
       checkElement(event, { required: ['name', 'destination', 'secret'], optional: ['parent', 'priority'], children: ['fields', 'rules'] }, file, 'event');

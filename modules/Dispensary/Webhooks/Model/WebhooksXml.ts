@@ -22,19 +22,14 @@
  * `secret` is this project's addition (every call is signed): `whsec_...`, or `env:NAME` to read
  * it from the environment when the hook is called (unset: the call fails as a hook failure does).
  */
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { ConfigError, checkElement, Joi, parseBooleanAttr, parseXmlFile, type ModuleDefinition, type XmlElement } from '#framework';
+import { ConfigError, checkElement, Joi, parseBooleanAttr, readModuleXmlFiles, type ModuleDefinition, type XmlElement } from '#framework';
 
 import { webhookSchema, type WebhookData } from '../Api/WebhookManagementInterface.js';
 import { hookKey, type Hook } from './Hook.js';
 
 export function readWebhooksXml(modules: readonly ModuleDefinition[]): Hook[] {
   const hooks = new Map<string, Hook>();
-  for (const module of modules) {
-    const file = path.join(module.dir, 'etc', 'webhooks.xml');
-    if (!existsSync(file)) continue;
-    const root = parseXmlFile(file);
+  for (const { file, root } of readModuleXmlFiles(modules, 'webhooks.xml', { root: 'config' })) {
     checkElement(root, { children: ['method'] }, file, 'config');
     for (const method of root.children) {
       checkElement(method, { required: ['name', 'type'], children: ['hooks'] }, file, 'method');

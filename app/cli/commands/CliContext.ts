@@ -1,6 +1,6 @@
-import type { Application, ApplicationOptions } from '../bootstrap/Application.js';
-import type { Area } from '../framework/config/DiConfig.js';
-import type { Logger } from '../framework/logger.js';
+import type { Application, ApplicationOptions } from '../../bootstrap/Application.js';
+import type { Area } from '../../framework/config/Area.js';
+import type { Logger } from '../../framework/logging/logger.js';
 
 /** What a framework command of the command line works with. */
 export interface CliContext {

@@ -1,5 +1,5 @@
 import pino, { type Logger } from 'pino';
-import { StdoutDestination } from './logging/StdoutDestination.js';
+import { StdoutDestination } from './StdoutDestination.js';
 
 export type { Logger };
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { TestApp } from '../../support/testApp.js';
+import { TestApp } from '../../../support/testApp.js';
 
 const USERNAME_KEY = '20261123000100_integration_admin_user_username_key';
 

@@ -1,13 +1,15 @@
 /**
  * Plugin-chain assembly (Magento's PluginList + interception config): which di.xml plugin
  * declarations apply to a class (through its contracts, parents and own name), merged by name
- * down the hierarchy, and composed per method into Magento's before/around/after levels.
+ * down the hierarchy, and composed per method into Magento's before/around/after levels. It is the
+ * container's glue from di.xml to chains, so it lives in di/; interception/ is only the engine
+ * (PluginList orders, Interceptor runs) and knows nothing of di.xml or class names.
  */
 import type { DiConfig, PluginDeclaration } from '../config/DiConfig.js';
-import { ConfigError } from '../config/xml.js';
+import { ConfigError } from '../xml/xml.js';
 import { declaredContracts } from '../contract/implementsContract.js';
-import { isClass, type ClassResolver, type Newable } from '../di/ClassResolver.js';
-import { buildLevels, pluginMethods, type PluginEntry, type PluginLevel } from './PluginList.js';
+import { isClass, type ClassResolver, type Newable } from './ClassResolver.js';
+import { buildLevels, pluginMethods, type PluginEntry, type PluginLevel } from '../interception/PluginList.js';
 
 export class PluginChainBuilder {
   constructor(

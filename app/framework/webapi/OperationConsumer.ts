@@ -29,14 +29,14 @@ import { isRetryableConflict, isUnavailable } from '../db/dialect.js';
 import { SavepointLostError, translateDatabaseError, withSavepoint, type UnitOfWork } from '../db/UnitOfWork.js';
 import { LocalizedException, NoSuchEntityException, renderPhrase } from '../exception/LocalizedException.js';
 import { InputException } from '../exception/InputException.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../logging/logger.js';
 import { sleep, type ConsumeOptions, type Delivery, type DeliveryBatch, type QueueConnection } from '../queue/QueueConnection.js';
-import type { RouteTarget } from '../webapi/FrontController.js';
-import { httpStatusOf } from '../webapi/ErrorProcessor.js';
-import { snakeCaseKeys } from '../webapi/naming.js';
-import type { OperationCompletion, OperationManagementInterface, StoredOperation } from './BulkManagementInterface.js';
-import { decodeOperationMessage, type OperationMessage } from './OperationMessage.js';
-import { OperationStatus } from './OperationStatus.js';
+import type { RouteTarget } from './RouteTarget.js';
+import { httpStatusOf } from './ErrorProcessor.js';
+import { snakeCaseKeys } from './naming.js';
+import type { OperationCompletion, OperationManagementInterface, StoredOperation } from '../bulk/BulkManagementInterface.js';
+import { decodeOperationMessage, type OperationMessage } from '../bulk/OperationMessage.js';
+import { OperationStatus } from '../bulk/OperationStatus.js';
 
 export interface OperationConsumerOptions {
   readonly queue: QueueConnection;

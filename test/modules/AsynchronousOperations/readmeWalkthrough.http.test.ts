@@ -1,8 +1,9 @@
 /**
- * The README's "Asynchronous and bulk web API" walkthrough, step by step as its curl commands
- * run it (a token bound to the north_clinic practice): the bulk under north_clinic, a consumer,
- * then the bulk's status under north_clinic. The README's status curl must name that store: under
- * /rest/V1 (the default store) the store-bound token answers 401, saying it is bound to another store.
+ * The "Asynchronous and bulk web API" walkthrough (docs/web-api.md; the README's until issue 22),
+ * step by step as its curl commands run it (a token bound to the north_clinic practice): the bulk
+ * under north_clinic, a consumer, then the bulk's status under north_clinic. Its status curl must
+ * name that store: under /rest/V1 (the default store) the store-bound token answers 401, saying it
+ * is bound to another store.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -11,7 +12,7 @@ import request from 'supertest';
 import { PROJECT_ROOT } from '../../../app/bootstrap/paths.js';
 import { Dispensary } from '../Recommendation/support.js';
 
-describe("README: the async walkthrough's commands", function () {
+describe("docs/web-api.md: the async walkthrough's commands", function () {
   this.timeout(60_000);
   let d: Dispensary;
   let token: string;
@@ -23,10 +24,10 @@ describe("README: the async walkthrough's commands", function () {
   });
   after(() => d?.stop());
 
-  const readme = () => readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
+  const page = () => readFileSync(path.join(PROJECT_ROOT, 'docs', 'web-api.md'), 'utf8');
 
-  it('should ask for the status under the store the token is bound to, as the README does', () => {
-    const section = readme().split('## Asynchronous and bulk web API')[1]!.split('\n## ')[0]!;
+  it('should ask for the status under the store the token is bound to, as docs/web-api.md does', () => {
+    const section = page().split('## Asynchronous and bulk web API')[1]!.split('\n## ')[0]!;
     expect(section).to.contain('curl -s http://localhost:3000/rest/north_clinic/V1/bulk/$BULK/status -H "Authorization: Bearer $TOKEN"');
     expect(section).to.not.match(/\/rest\/V1\/bulk\/\$BULK/);
   });
@@ -57,7 +58,7 @@ describe("README: the async walkthrough's commands", function () {
     expect(status.status, JSON.stringify(status.body)).to.equal(200);
     expect(status.body.operations_list.map((o: { status: number }) => o.status)).to.deep.equal([1, 1]);
 
-    // What the README used to say: the default store, where the token does not reach.
+    // What the README said before:  the default store, where the token does not reach.
     const before = await request(d.http).get(`/rest/V1/bulk/${BULK}/status`).set('Authorization', `Bearer ${token}`);
     expect(before.status).to.equal(401);
     expect(before.body).to.deep.equal({

@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import type { ApplicationOptions } from '../bootstrap/Application.js';
-import { createKnex } from '../bootstrap/createKnex.js';
-import { readDeploymentConfig } from '../bootstrap/DeploymentConfig.js';
-import { moduleConfigFileOf, moduleSourcesOf } from '../bootstrap/moduleLocations.js';
-import { parseDatabaseUrl, type Dialect } from '../framework/db/dialect.js';
-import type { Logger } from '../framework/logger.js';
-import { discoverModules, readModuleConfig, type ModuleConfig, type ModuleDefinition } from '../framework/module/ModuleLoader.js';
+import type { ApplicationOptions } from '../../bootstrap/Application.js';
+import { createKnex } from '../../bootstrap/createKnex.js';
+import { readDeploymentConfig } from '../../bootstrap/DeploymentConfig.js';
+import { moduleConfigFileOf, moduleSourcesOf } from '../../bootstrap/moduleLocations.js';
+import { parseDatabaseUrl, type Dialect } from '../../framework/db/dialect.js';
+import type { Logger } from '../../framework/logging/logger.js';
+import { discoverModules, readModuleConfig, type ModuleConfig, type ModuleDefinition } from '../../framework/module/ModuleLoader.js';
 
 /**
  * What the module commands (module:status, module:enable, module:disable, module:uninstall,

@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { ClassResolver, type Newable } from '../../../app/framework/di/ClassResolver.js';
-import { PluginChainBuilder } from '../../../app/framework/interception/PluginChainBuilder.js';
+import { PluginChainBuilder } from '../../../app/framework/di/PluginChainBuilder.js';
 import { describeLevels } from '../../../app/framework/interception/PluginList.js';
 import { ModuleTree, configXml } from '../support/moduleTree.js';
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { ServiceUnavailableException } from '../../../app/framework/index.js';
-import { httpHeadersOf, httpStatusOf } from '../../../app/framework/webapi/ErrorProcessor.js';
-import { HashingSlots } from '../../../modules/Dispensary/Integration/Model/HashingSlots.js';
+import { ServiceUnavailableException } from '../../../../app/framework/index.js';
+import { httpHeadersOf, httpStatusOf } from '../../../../app/framework/webapi/ErrorProcessor.js';
+import { HashingSlots } from '../../../../modules/Dispensary/Integration/Model/HashingSlots.js';
 
 describe('Integration: HashingSlots', () => {
   it('should run at most `concurrency` at once, queue `maxWaiting` in order, and refuse the rest with a 503', async () => {

@@ -3,8 +3,8 @@
  * line, the transactional outbox (a rolled-back request records nothing), delivery through the
  * queue (the outbox relay and the consumer; db queue, and RabbitMQ with TEST_AMQP_URL) to a real
  * receiver with Standard Webhooks signatures, retries with backoff, dead letters, per-entity
- * order, priority. The delivery consumer runs in this process here; events.process.test.ts runs
- * it as its own process and SIGKILLs it.
+ * order, priority. The delivery consumer runs in this process here; events.process.http.test.ts
+ * runs it as its own process and SIGKILLs it.
  */
 import { expect } from 'chai';
 import { Registry } from 'prom-client';

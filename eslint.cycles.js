@@ -1,0 +1,194 @@
+/**
+ * `layering/cycles` (on in eslint.config.js for app/): no import cycle between two files, nor
+ * between two folders, each reported on every import that closes one, with the loop it closes:
+ *   import cycle: app/framework/webapi/A.ts -> app/framework/webapi/B.ts -> app/framework/webapi/A.ts
+ *   import cycle between folders: app/framework/webapi -> app/framework/bulk -> app/framework/webapi
+ *     (app/framework/bulk/C.ts imports app/framework/webapi/D.ts)
+ * A folder is the files directly in it (a subfolder is a folder of its own, so an import from a
+ * subfolder back up into its parent closes a loop too). `import type` counts: a type in the wrong
+ * file is what starts most loops. A loop is broken by moving the type or helper both sides need
+ * into a file (or folder) below both.
+ *
+ * The framework's folders as they are, each importing only folders on the lines above it
+ * (app/framework/index.ts, the public `#framework` API, imports from any):
+ *   xml, exception, context, contract, logging, stdlib, security, console, interception (the engine)
+ *   module (xml)
+ *   config (module, xml)
+ *   db (context, exception, module, xml)
+ *   di (config, contract, interception, module, xml)
+ *   event, extension (config, contract, di, module, xml)
+ *   compile (config, event, extension, module, xml)
+ *   api/search (contract, db, exception); bulk, store (context, contract); queue, setup (db, logging);
+ *   shared, observability (context, logging)
+ *   webapi (api/search, bulk, config, context, contract, db, exception, extension, logging,
+ *           observability, queue, store)
+ * and above the framework: app/bootstrap, then app/cli/commands, app/cli, app/bin.
+ *
+ * Options: `roots`, the project-relative folders whose files form the graph (imports leaving them
+ * are not followed); `allowedCycles`, lists of files that may still import each other in a loop,
+ * each waiting for a change of its own (a loop through any other file is still reported).
+ *
+ * Its own code rather than eslint-plugin-import-x's no-cycle: that finds file cycles only (the
+ * folder ones need this graph anyway) and brings a resolver and ten more packages. Files other
+ * than the one being linted are read from disk (their imports cached by modification time), so
+ * `eslint --cache` can miss a loop closed by a file it did not lint again; plain `npm run lint`
+ * does not.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+const ROOT = path.dirname(fileURLToPath(import.meta.url));
+const SOURCE = /\.(ts|mts|cts)$/;
+
+const toRelative = (absolute) => path.relative(ROOT, absolute).split(path.sep).join('/');
+const under = (relative, folder) => relative === folder || relative.startsWith(`${folder}/`);
+const folderOf = (relative) => path.posix.dirname(relative);
+
+/** The project-relative source file a relative import specifier lands on, or null. */
+function resolve(fromRelative, specifier) {
+  if (!specifier.startsWith('.')) return null;
+  const absolute = path.resolve(ROOT, path.dirname(fromRelative), specifier);
+  const candidates = [absolute, absolute.replace(/\.(m|c)?js$/, '.$1ts'), path.join(absolute, 'index.ts')];
+  for (const candidate of candidates) {
+    try {
+      if (SOURCE.test(candidate) && statSync(candidate).isFile()) return toRelative(candidate);
+    } catch {
+      // not this one
+    }
+  }
+  return null;
+}
+
+/** Absolute path -> { mtimeMs, targets }: the imports of files on disk, read again once changed. */
+const importsOnDisk = new Map();
+
+function diskImports(relative) {
+  const absolute = path.join(ROOT, relative);
+  const { mtimeMs } = statSync(absolute);
+  const cached = importsOnDisk.get(absolute);
+  if (cached && cached.mtimeMs === mtimeMs) return cached.targets;
+  const { importedFiles } = ts.preProcessFile(readFileSync(absolute, 'utf8'), true, true);
+  const targets = [...new Set(importedFiles.map((imported) => resolve(relative, imported.fileName)).filter(Boolean))];
+  importsOnDisk.set(absolute, { mtimeMs, targets });
+  return targets;
+}
+
+function sourceFilesUnder(folder) {
+  let entries;
+  try {
+    entries = readdirSync(path.join(ROOT, folder), { recursive: true, encoding: 'utf8' });
+  } catch {
+    return [];
+  }
+  return entries
+    .map((entry) => `${folder}/${entry.split(path.sep).join('/')}`)
+    .filter((file) => SOURCE.test(file) && !file.endsWith('.d.ts'));
+}
+
+/** The shortest path of `edges` (node -> sorted targets) from `start` to `goal`, both included; null if none. */
+function shortestPath(edges, start, goal) {
+  const previous = new Map([[start, null]]);
+  const queue = [start];
+  for (let i = 0; i < queue.length; i++) {
+    const node = queue[i];
+    if (node === goal) {
+      const found = [];
+      for (let at = goal; at !== null; at = previous.get(at)) found.unshift(at);
+      return found;
+    }
+    for (const next of edges.get(node) ?? []) {
+      if (!previous.has(next)) {
+        previous.set(next, node);
+        queue.push(next);
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * The import graph of the files under `roots`, `file` (project-relative) with the imports
+ * `ownTargets` it has as linted rather than as saved: file -> files, and folder -> folders with one
+ * file import that makes each folder edge.
+ */
+function importGraph(roots, file, ownTargets) {
+  const files = new Set(roots.flatMap(sourceFilesUnder));
+  files.add(file);
+  const inRoots = (target) => roots.some((root) => under(target, root));
+  const fileEdges = new Map();
+  const folderEdges = new Map();
+  const witnesses = new Map();
+  for (const from of [...files].sort()) {
+    const targets = (from === file ? ownTargets : diskImports(from)).filter(inRoots).sort();
+    fileEdges.set(from, targets);
+    for (const to of targets) {
+      const [a, b] = [folderOf(from), folderOf(to)];
+      if (a === b) continue;
+      if (!folderEdges.has(a)) folderEdges.set(a, new Set());
+      folderEdges.get(a).add(b);
+      if (!witnesses.has(`${a} -> ${b}`)) witnesses.set(`${a} -> ${b}`, `${from} imports ${to}`);
+    }
+  }
+  for (const [folder, targets] of folderEdges) folderEdges.set(folder, [...targets].sort());
+  return { fileEdges, folderEdges, witnesses };
+}
+
+const cyclesRule = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'no import cycle between files or between folders' },
+    schema: [
+      {
+        type: 'object',
+        properties: {
+          roots: { type: 'array', items: { type: 'string' } },
+          allowedCycles: { type: 'array', items: { type: 'array', items: { type: 'string' } } },
+        },
+        additionalProperties: false,
+      },
+    ],
+  },
+  create(context) {
+    const { roots = ['app'], allowedCycles = [] } = context.options[0] ?? {};
+    const file = toRelative(context.filename);
+    if (!SOURCE.test(file) || !roots.some((root) => under(file, root))) return {};
+    const imports = [];
+    const collect = (node) => {
+      const source = node.source;
+      if (!source || source.type !== 'Literal' || typeof source.value !== 'string') return;
+      const target = resolve(file, source.value);
+      if (target && target !== file) imports.push({ node: source, target });
+    };
+    const allowed = (loop) => allowedCycles.some((set) => loop.every((member) => set.includes(member)));
+    return {
+      ImportDeclaration: collect,
+      ExportNamedDeclaration: collect,
+      ExportAllDeclaration: collect,
+      ImportExpression: collect,
+      'Program:exit'() {
+        if (imports.length === 0) return;
+        const graph = importGraph(roots, file, [...new Set(imports.map((i) => i.target))]);
+        const reported = new Set();
+        for (const { node, target } of imports) {
+          if (reported.has(target) || !graph.fileEdges.has(target)) continue;
+          reported.add(target);
+          const back = shortestPath(graph.fileEdges, target, file);
+          if (back && !allowed([file, ...back])) {
+            context.report({ node, message: `import cycle: ${[file, ...back].join(' -> ')}` });
+            continue;
+          }
+          const [from, to] = [folderOf(file), folderOf(target)];
+          const up = from === to ? null : shortestPath(graph.folderEdges, to, from);
+          if (!up) continue;
+          const through = up.slice(1).map((folder, i) => graph.witnesses.get(`${up[i]} -> ${folder}`));
+          const loop = [from, ...up].join(' -> ');
+          context.report({ node, message: `import cycle between folders: ${loop} (${through.join('; ')})` });
+        }
+      },
+    };
+  },
+};
+
+export { cyclesRule };

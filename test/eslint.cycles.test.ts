@@ -1,0 +1,113 @@
+/**
+ * The cycle lint rule (eslint.cycles.js, `layering/cycles`) through ESLint's own API and the
+ * project's eslint.config.js: a loop planted in a file linted as if it sat in the tree (the other
+ * files are read from disk) fails with the loop named; the tree as it is has none.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import { ESLint } from 'eslint';
+import { PROJECT_ROOT } from '../app/bootstrap/paths.js';
+
+describe('eslint.cycles.js (lint rule layering/cycles)', function () {
+  this.timeout(120_000);
+  let eslint: ESLint;
+  before(() => {
+    eslint = new ESLint({ cwd: PROJECT_ROOT, ruleFilter: ({ ruleId }) => ruleId === 'layering/cycles' });
+  });
+
+  /** The cycle messages ESLint reports for `code` placed at `file` (project-relative). */
+  const cycleErrors = async (file: string, code: string): Promise<string[]> => {
+    const [result] = await eslint.lintText(code, { filePath: path.join(PROJECT_ROOT, file) });
+    return result!.messages.filter((m) => m.ruleId === 'layering/cycles' && m.severity === 2).map((m) => m.message);
+  };
+  /** A file of the tree as saved, with `lines` added. */
+  const saved = (file: string): string => readFileSync(path.join(PROJECT_ROOT, file), 'utf8');
+  const withLines = (file: string, ...lines: string[]): string => `${saved(file)}\n${lines.join('\n')}\n`;
+  /** The message of a file loop through `files` (under app/framework/ unless they start with app/). */
+  const fileLoop = (...files: string[]): string =>
+    `import cycle: ${files.map((f) => (f.startsWith('app/') ? f : `app/framework/${f}`)).join(' -> ')}`;
+
+  describe('between files', () => {
+    it('should fail an import that closes a loop, naming every file of it', async () => {
+      const file = 'app/framework/webapi/RouteTarget.ts';
+      const code = withLines(
+        file,
+        "import type { FrontController } from './FrontController.js';",
+        'export type F = FrontController;',
+      );
+      const errors = await cycleErrors(file, code);
+      expect(errors).to.deep.equal([
+        fileLoop('webapi/RouteTarget.ts', 'webapi/FrontController.ts', 'webapi/RouteTarget.ts'),
+      ]);
+    });
+
+    it('should fail a loop through several files and folders, by re-export or dynamic import too', async () => {
+      const file = 'app/framework/xml/xml.ts';
+      const errors = await cycleErrors(
+        file,
+        withLines(
+          file,
+          "export { readModuleConfig } from '../module/ModuleLoader.js';",
+          "export const later = () => import('../config/DiConfig.js');",
+        ),
+      );
+      expect(errors).to.deep.equal([
+        fileLoop('xml/xml.ts', 'module/ModuleLoader.ts', 'xml/xml.ts'),
+        fileLoop('xml/xml.ts', 'config/DiConfig.ts', 'xml/xml.ts'),
+      ]);
+    });
+
+    it("should let start-up's listed loop be, but not a new one through another of its files", async () => {
+      const application = 'app/bootstrap/Application.ts';
+      expect(await cycleErrors(application, saved(application))).to.deep.equal([]);
+      const paths = 'app/bootstrap/paths.ts';
+      const code = withLines(
+        paths,
+        "import type { Application } from './Application.js';",
+        'export type A = Application;',
+      );
+      const errors = await cycleErrors(paths, code);
+      expect(errors).to.deep.equal([
+        fileLoop('app/bootstrap/paths.ts', 'app/bootstrap/Application.ts', 'app/bootstrap/paths.ts'),
+      ]);
+    });
+  });
+
+  describe('between folders', () => {
+    it('should fail an import into a folder that imports this one, naming both and the import back', async () => {
+      const code = "import { MAX_BULK_SIZE } from '../webapi/AsyncController.js';\nexport const max = MAX_BULK_SIZE;";
+      const errors = await cycleErrors('app/framework/bulk/Planted.ts', code);
+      expect(errors).to.have.length(1);
+      const loop = 'import cycle between folders: app/framework/bulk -> app/framework/webapi -> app/framework/bulk';
+      const closing = String.raw`\(app/framework/webapi/\w+\.ts imports app/framework/bulk/\w+\.ts\)`;
+      expect(errors[0]).to.match(new RegExp(`^${loop} ${closing}$`));
+    });
+
+    it('should fail an import running back up from a subfolder into its parent', async () => {
+      const code = "import type { Logger } from '../index.js';\nexport type L = Logger;\n";
+      const errors = await cycleErrors('app/framework/logging/Planted.ts', code);
+      expect(errors).to.deep.equal([
+        'import cycle between folders: app/framework/logging -> app/framework -> app/framework/logging' +
+          ' (app/framework/index.ts imports app/framework/logging/logger.ts)',
+      ]);
+    });
+
+    it('should pass imports that follow the folder order', async () => {
+      const code = [
+        "import { WebapiException } from '../webapi/WebapiException.js';",
+        "import { ConfigError } from '../xml/xml.js';",
+        "import { readWebapiConfig } from '../config/WebapiConfig.js';",
+        'export const used = [WebapiException, ConfigError, readWebapiConfig];',
+      ].join('\n');
+      expect(await cycleErrors('app/framework/planted/Planted.ts', code)).to.deep.equal([]);
+    });
+  });
+
+  it('should find no loop in app/ as it is', async () => {
+    const results = await eslint.lintFiles(['app']);
+    const where = (file: string) => path.relative(PROJECT_ROOT, file);
+    const found = results.flatMap((r) => r.messages.map((m) => `${where(r.filePath)}:${m.line}: ${m.message}`));
+    expect(found).to.deep.equal([]);
+  });
+});
