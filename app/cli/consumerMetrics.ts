@@ -7,7 +7,7 @@
 import type { Server } from 'node:http';
 import express from 'express';
 import type { Application } from '../bootstrap/Application.js';
-import type { Logger } from '../framework/logger.js';
+import type { Logger } from '../framework/logging/logger.js';
 import { metricsEndpoint } from '../framework/observability/metricsEndpoint.js';
 
 export function serveConsumerMetrics(app: Application, port: number, logger: Logger): Promise<Server> {

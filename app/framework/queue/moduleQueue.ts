@@ -13,7 +13,7 @@
 import amqp from 'amqplib';
 import type { Knex } from 'knex';
 import type { Dialect } from '../db/dialect.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../logging/logger.js';
 import { AmqpQueueConnection, DEFAULT_AMQP_TIMEOUTS, type AmqpTimeouts } from './AmqpQueueConnection.js';
 import { DbQueueConnection } from './DbQueueConnection.js';
 import type { QueueConnection } from './QueueConnection.js';
