@@ -15,6 +15,7 @@ import type { ConsumerList } from '../framework/queue/ConsumerList.js';
 import type { Logger } from '../framework/logging/logger.js';
 import { ConsumerLease } from '../framework/queue/ConsumerLease.js';
 import { ASYNC_OPERATIONS_CONSUMER, topology } from '../framework/queue/Topology.js';
+import { closeServer, serveConsumerMetrics } from './consumerMetrics.js';
 
 export interface QueueCommandContext {
   readonly options: ApplicationOptions;
@@ -50,7 +51,8 @@ export function addQueueCommands(program: Command, context: QueueCommandContext)
     .description('Run a consumer until SIGTERM (or --max-messages)')
     .argument('<consumer>', `consumer name (${CONSUMERS.join(', ')}, or one a module adds: queue:consumers:list)`)
     .option('--max-messages <n>', 'stop after this many messages', positiveInteger)
-    .action((consumer: string, opts: { maxMessages?: number }) =>
+    .option('--metrics-port <port>', 'serve GET /metrics on this port (default: METRICS_PORT)', positiveInteger)
+    .action((consumer: string, opts: { maxMessages?: number; metricsPort?: number }) =>
       setAction(async () => {
         await context.upgrade();
         const app = await Application.create({ ...context.options, area: 'webapi_rest', logger: context.logger });
@@ -66,7 +68,11 @@ export function addQueueCommands(program: Command, context: QueueCommandContext)
         };
         process.on('SIGTERM', onSignal);
         process.on('SIGINT', onSignal);
+        let metricsServer: Awaited<ReturnType<typeof serveConsumerMetrics>> | undefined;
         try {
+          const fromEnv = process.env.METRICS_PORT;
+          const metricsPort = opts.metricsPort ?? (fromEnv ? positiveInteger(fromEnv) : undefined);
+          if (metricsPort) metricsServer = await serveConsumerMetrics(app, metricsPort, context.logger);
           if (fromModule) {
             context.logger.info({ consumer }, 'consumer: started');
             const handled = await fromModule.run({ signal: stop.signal, maxMessages: opts.maxMessages });
@@ -109,6 +115,7 @@ export function addQueueCommands(program: Command, context: QueueCommandContext)
         } finally {
           process.off('SIGTERM', onSignal);
           process.off('SIGINT', onSignal);
+          await closeServer(metricsServer);
           await app.close();
         }
       }),

@@ -2,7 +2,10 @@ import type { Command } from 'commander';
 import { inject, injectable, type CliCommand } from '#framework';
 import { EventSubscriptionManagementInterface } from '../Api/EventSubscriptionManagementInterface.js';
 
-/** `events:subscribe <name> --destination <url> [--parent] [--field ...] [--rule field:operator:value ...] [--secret]`. */
+/**
+ * `events:subscribe <name> --destination <url> [--parent] [--field ...] [--rule field:operator:value ...]
+ * [--secret] [--priority]`.
+ */
 @injectable()
 export class EventsSubscribeCommand implements CliCommand {
   readonly name = 'events:subscribe';
@@ -18,7 +21,8 @@ export class EventsSubscribeCommand implements CliCommand {
       .option('--parent <event>', 'the event an alias name listens to')
       .option('--field <path>', 'a dot path of the event data to send (repeatable); none: all of it', many)
       .option('--rule <field:operator:value>', 'send only when it holds (repeatable)', many)
-      .option('--secret <whsec>', 'the signing secret (default: generated and printed once)');
+      .option('--secret <whsec>', 'the signing secret (default: generated and printed once)')
+      .option('--priority', 'deliver through the priority queue, ahead of the others');
   }
 
   async execute(options: Record<string, unknown>, args: string[], print: (line: string) => void): Promise<void> {
@@ -32,6 +36,7 @@ export class EventsSubscribeCommand implements CliCommand {
       destination: String(options.destination),
       fields: ((options.field as string[] | undefined) ?? []).map((name) => ({ name })),
       rules,
+      priority: options.priority === true,
       ...(options.secret ? { secret: String(options.secret) } : {}),
     });
     print(`Subscribed ${saved.name} -> ${saved.destination}`);
