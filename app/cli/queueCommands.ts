@@ -15,6 +15,7 @@ import type { ConsumerList } from '../framework/queue/ConsumerList.js';
 import type { Logger } from '../framework/logging/logger.js';
 import { ConsumerLease } from '../framework/queue/ConsumerLease.js';
 import { ASYNC_OPERATIONS_CONSUMER, topology } from '../framework/queue/Topology.js';
+import { closeServer, serveConsumerMetrics } from './consumerMetrics.js';
 
 export interface QueueCommandContext {
   readonly options: ApplicationOptions;
@@ -38,18 +39,29 @@ export function queueCommands(context: QueueCommandContext): ConsoleCommand[] {
   return [
     {
       definition: { name: 'queue:consumers:list', description: 'List the message queue consumers' },
-      run: (_input, out) => withApp('global', async (app) => [...CONSUMERS, ...moduleConsumers(app).names()].forEach((name) => out(name))),
+      run: (_input, out) =>
+        withApp('global', async (app) => [...CONSUMERS, ...moduleConsumers(app).names()].forEach((name) => out(name))),
     },
     {
       definition: {
         name: 'queue:consumers:start',
         description: 'Run a consumer until SIGTERM (or --max-messages)',
-        arguments: [{ syntax: '<consumer>', description: `consumer name (${CONSUMERS.join(', ')}, or one a module adds: queue:consumers:list)` }],
-        options: [{ flags: '--max-messages <n>', description: 'stop after this many messages', parse: positiveInteger }],
+        arguments: [
+          { syntax: '<consumer>', description: `consumer name (${CONSUMERS.join(', ')}, or one a module adds: queue:consumers:list)` },
+        ],
+        options: [
+          { flags: '--max-messages <n>', description: 'stop after this many messages', parse: positiveInteger },
+          {
+            flags: '--metrics-port <port>',
+            description: 'serve GET /metrics on this port (default: METRICS_PORT)',
+            parse: positiveInteger,
+          },
+        ],
       },
       async run({ args: [consumer = ''], options }, out) {
         await context.upgrade();
-        await withApp('webapi_rest', (app) => startConsumer(app, context, consumer, options.maxMessages as number | undefined, out));
+        const settings = { maxMessages: options.maxMessages as number | undefined, metricsPort: options.metricsPort as number | undefined };
+        await withApp('webapi_rest', (app) => startConsumer(app, context, consumer, settings, out));
       },
     },
     {
@@ -70,7 +82,13 @@ export function queueCommands(context: QueueCommandContext): ConsoleCommand[] {
 }
 
 /** `queue:consumers:start`: a module's consumer, or the asynchronous operations' one, until SIGTERM or SIGINT. */
-async function startConsumer(app: Application, context: QueueCommandContext, consumer: string, maxMessages: number | undefined, out: Print): Promise<void> {
+async function startConsumer(
+  app: Application,
+  context: QueueCommandContext,
+  consumer: string,
+  { maxMessages, metricsPort: metricsOption }: { maxMessages?: number; metricsPort?: number },
+  out: Print,
+): Promise<void> {
   const fromModule = moduleConsumers(app).get(consumer);
   if (!CONSUMERS.includes(consumer) && !fromModule) throw new Error(`Consumer "${consumer}" does not exist`);
   const stop = new AbortController();
@@ -80,7 +98,11 @@ async function startConsumer(app: Application, context: QueueCommandContext, con
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+  let metricsServer: Awaited<ReturnType<typeof serveConsumerMetrics>> | undefined;
   try {
+    const fromEnv = process.env.METRICS_PORT;
+    const metricsPort = metricsOption ?? (fromEnv ? positiveInteger(fromEnv) : undefined);
+    if (metricsPort) metricsServer = await serveConsumerMetrics(app, metricsPort, context.logger);
     if (fromModule) {
       context.logger.info({ consumer }, 'consumer: started');
       const handled = await fromModule.run({ signal: stop.signal, maxMessages });
@@ -123,6 +145,7 @@ async function startConsumer(app: Application, context: QueueCommandContext, con
   } finally {
     process.off('SIGTERM', onSignal);
     process.off('SIGINT', onSignal);
+    await closeServer(metricsServer);
   }
 }
 

@@ -105,6 +105,8 @@ export { OperationStatus, type OperationStatusCode } from './bulk/OperationStatu
 export { encodeOperationMessage } from './bulk/OperationMessage.js';
 export { sleep, type ConsumeOptions, type QueueConnection } from './queue/QueueConnection.js';
 export type { QueueConsumer } from './queue/ConsumerList.js';
+export { moduleQueueConnection, type ModuleQueueSettings } from './queue/moduleQueue.js';
+export type { Delivery } from './queue/QueueConnection.js';
 export { ServiceCallHooksInterface, type DescribedServiceCall, type HookPointList, type ServiceCall } from './webapi/ServiceCallHooks.js';
 export type { DispatchHook } from './event/DispatchHookList.js';
 /** For modules that read an etc/*.xml of their own (webhooks.xml, io_events.xml) with the runtime's strictness. */

@@ -11,7 +11,7 @@ export interface EventSubscriptionData {
   rules: { field: string; operator: string; value?: string }[];
   /** The http(s) URL events are POSTed to (same host rules and signing as webhooks). */
   destination: string;
-  /** Kept for Adobe's body; every subscription is delivered the same way here. */
+  /** Adobe's priority events: sent through their own queue (`event.delivery.priority`), ahead of the others. */
   priority: boolean;
   /** `api`, or the io_events.xml file that declares it. */
   source?: string;

@@ -2,7 +2,10 @@ import { collect, inject, injectable } from '#framework';
 import type { CommandDefinition, CommandInput, ConsoleCommand, Print } from '#framework';
 import { EventSubscriptionManagementInterface } from '../Api/EventSubscriptionManagementInterface.js';
 
-/** `events:subscribe <name> --destination <url> [--parent] [--field ...] [--rule field:operator:value ...] [--secret]`. */
+/**
+ * `events:subscribe <name> --destination <url> [--parent] [--field ...] [--rule field:operator:value ...]
+ * [--secret] [--priority]`.
+ */
 @injectable()
 export class EventsSubscribeCommand implements ConsoleCommand {
   readonly definition: CommandDefinition = {
@@ -19,6 +22,7 @@ export class EventsSubscribeCommand implements ConsoleCommand {
       },
       { flags: '--rule <field:operator:value>', description: 'send only when it holds (repeatable)', parse: collect },
       { flags: '--secret <whsec>', description: 'the signing secret (default: generated and printed once)' },
+      { flags: '--priority', description: 'deliver through the priority queue, ahead of the others' },
     ],
   };
 
@@ -35,6 +39,7 @@ export class EventsSubscribeCommand implements ConsoleCommand {
       destination: String(options.destination),
       fields: ((options.field as string[] | undefined) ?? []).map((name) => ({ name })),
       rules,
+      priority: options.priority === true,
       ...(options.secret ? { secret: String(options.secret) } : {}),
     });
     print(`Subscribed ${saved.name} -> ${saved.destination}`);

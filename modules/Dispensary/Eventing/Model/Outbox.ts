@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ConnectionProvider, FrameworkServices, inject, injectable } from '#framework';
+import { ConnectionProvider, FrameworkServices, inject, injectable, type Knex } from '#framework';
 import { selectFields } from '../../Webhooks/Api/payloadFilters.js';
 import type { Subscription } from './Subscription.js';
 
@@ -16,6 +16,10 @@ export interface OutboxRow {
   readonly attempts: number;
   readonly last_error: string | null;
   readonly created_at: number;
+  /** Who holds the lease: `p:<uuid>` a relay that published the row, `d:<uuid>` a consumer delivering it. */
+  readonly lease_token: string | null;
+  /** 1: the subscription has `priority`; published to event.delivery.priority. */
+  readonly priority: number;
 }
 
 /**
@@ -32,10 +36,25 @@ function entityKey(data: Record<string, unknown>, fallback: string): string {
   return fallback;
 }
 
-const numeric = (row: Record<string, unknown>): OutboxRow =>
-  ({ ...row, outbox_id: Number(row.outbox_id), attempts: Number(row.attempts), created_at: Number(row.created_at) }) as unknown as OutboxRow;
+/** Why a message's row was not taken for delivery: the message is dropped. */
+export type NotTaken = 'settled' | 'not_due' | 'not_head' | 'delivering';
 
-/** The transactional outbox (migration 20261125110010): written in the request's transaction, read by the delivery consumer. */
+const numeric = (row: Record<string, unknown>): OutboxRow =>
+  ({
+    ...row,
+    outbox_id: Number(row.outbox_id),
+    attempts: Number(row.attempts),
+    created_at: Number(row.created_at),
+    priority: Number(row.priority ?? 0),
+    lease_token: row.lease_token ?? null,
+  }) as unknown as OutboxRow;
+
+/**
+ * The transactional outbox (migrations 20261125110010, 20261125120000): written in the request's
+ * transaction; the relay leases due rows and publishes them to the queue, the delivery consumer
+ * takes the row a message names and records the outcome here. The rows are the truth, the
+ * messages only wake a consumer: a lost or duplicated message costs a re-publish, never an event.
+ */
 @injectable()
 export class Outbox {
   constructor(@inject(FrameworkServices.ConnectionProvider) private readonly connection: ConnectionProvider) {}
@@ -61,52 +80,164 @@ export class Outbox {
       next_attempt_at: now,
       lease_until: 0,
       created_at: now,
+      priority: subscription.priority ? 1 : 0,
+    });
+  }
+
+  /** Rows that have no earlier pending row of the same subscription and entity (the heads of their chains). */
+  private heads(query: Knex.QueryBuilder): Knex.QueryBuilder {
+    const db = this.connection.knex;
+    return query.whereNotExists(function () {
+      void this.select(db.raw('1'))
+        .from(`${TABLE} as p`)
+        .whereRaw('p.subscription_name = o.subscription_name')
+        .whereRaw('p.entity_key = o.entity_key')
+        .whereRaw('p.outbox_id < o.outbox_id')
+        .where('p.status', 'pending');
     });
   }
 
   /**
-   * Takes the oldest row that is due, not leased, and has no earlier pending row of the same
-   * subscription and entity, for `leaseMs`; undefined when none. Several consumers may race for a
-   * row: the conditional update lets exactly one win.
+   * For the relay: leases up to `limit` rows that are pending, due, not leased, and heads of their
+   * entity's chain, priority ones first, under one token (`p:<uuid>`) for `leaseMs`, and answers
+   * them. `chain` limits it to one subscription and entity (the successor of a settled row).
+   * Several relays may race: the conditional update gives each row to one of them.
    */
-  async claim(leaseMs: number): Promise<OutboxRow | undefined> {
+  async leaseForPublish(
+    limit: number,
+    leaseMs: number,
+    chain?: { subscription: string; entity: string },
+  ): Promise<{ token: string; rows: OutboxRow[] }> {
     const db = this.connection.knex;
     const now = Date.now();
-    const candidates = (await db(`${TABLE} as o`)
+    const token = `p:${randomUUID()}`;
+    if (limit <= 0) return { token, rows: [] };
+    const query = db(`${TABLE} as o`)
       .select('o.*')
       .where('o.status', 'pending')
       .where('o.next_attempt_at', '<=', now)
-      .where('o.lease_until', '<', now)
-      .whereNotExists(function () {
-        void this.select(db.raw('1'))
-          .from(`${TABLE} as p`)
-          .whereRaw('p.subscription_name = o.subscription_name')
-          .whereRaw('p.entity_key = o.entity_key')
-          .whereRaw('p.outbox_id < o.outbox_id')
-          .where('p.status', 'pending');
-      })
-      .orderBy('o.outbox_id')
-      .limit(10)) as Record<string, unknown>[];
-    for (const candidate of candidates) {
-      const taken = await db(TABLE)
-        .where({ outbox_id: candidate.outbox_id, status: 'pending' })
-        .where('lease_until', '<', now)
-        .update({ lease_until: now + leaseMs });
-      if (taken === 1) return numeric(candidate);
+      .where('o.lease_until', '<', now);
+    if (chain) void query.where({ 'o.subscription_name': chain.subscription, 'o.entity_key': chain.entity });
+    const candidates = this.heads(query).orderBy('o.priority', 'desc').orderBy('o.outbox_id').limit(limit);
+    const found = ((await candidates) as Record<string, unknown>[]).map(numeric);
+    if (found.length === 0) return { token, rows: [] };
+    const ids = found.map((row) => row.outbox_id);
+    const taken = await db(TABLE)
+      .whereIn('outbox_id', ids)
+      .where('status', 'pending')
+      .where('lease_until', '<', now)
+      .update({ lease_until: now + leaseMs, lease_token: token });
+    if (taken === 0) return { token, rows: [] };
+    // Another relay took some meanwhile: read which are ours.
+    const ours = async (): Promise<Set<number>> => {
+      const leased = (await db(TABLE).whereIn('outbox_id', ids).where('lease_token', token).select('outbox_id')) as {
+        outbox_id: unknown;
+      }[];
+      return new Set(leased.map((row) => Number(row.outbox_id)));
+    };
+    const mine = taken === found.length ? new Set(ids) : await ours();
+    const rows = found.filter((row) => mine.has(row.outbox_id)).map((row) => ({ ...row, lease_token: token }));
+    return { token, rows: rows.sort((a, b) => b.priority - a.priority || a.outbox_id - b.outbox_id) };
+  }
+
+  /**
+   * For the consumer that just settled a row of `chain`: takes the chain's new head for delivery
+   * (`d:<uuid>`, `leaseMs`) when it is due and nobody holds it (no relay published it meanwhile),
+   * so that one entity's events do not each wait for a trip through the queue; else undefined.
+   */
+  async takeHeadForDelivery(
+    chain: Pick<OutboxRow, 'subscription_name' | 'entity_key'>,
+    leaseMs: number,
+  ): Promise<OutboxRow | undefined> {
+    const db = this.connection.knex;
+    const now = Date.now();
+    const head = (await db(TABLE)
+      .where({ subscription_name: chain.subscription_name, entity_key: chain.entity_key, status: 'pending' })
+      .orderBy('outbox_id')
+      .first()) as Record<string, unknown> | undefined;
+    if (!head || Number(head.next_attempt_at) > now || Number(head.lease_until) >= now) return undefined;
+    const token = `d:${randomUUID()}`;
+    const taken = await db(TABLE)
+      .where({ outbox_id: head.outbox_id, status: 'pending' })
+      .where('lease_until', '<', now)
+      .update({ lease_until: now + leaseMs, lease_token: token });
+    return taken === 1 ? { ...numeric(head), lease_token: token } : undefined;
+  }
+
+  /** Rows published and not yet taken by a consumer (a relay's lease still running). */
+  async inFlight(): Promise<number> {
+    const row = (await this.connection
+      .knex(TABLE)
+      .where('status', 'pending')
+      .where('lease_until', '>=', Date.now())
+      .where('lease_token', 'like', 'p:%')
+      .count({ n: '*' })
+      .first()) as { n: number | string } | undefined;
+    return Number(row?.n ?? 0);
+  }
+
+  /** Gives back leases a relay could not publish: the rows are due again at once. */
+  async release(ids: readonly number[], token: string): Promise<void> {
+    if (ids.length === 0) return;
+    await this.connection
+      .knex(TABLE)
+      .whereIn('outbox_id', ids)
+      .where({ lease_token: token, status: 'pending' })
+      .update({ lease_until: 0, lease_token: null });
+  }
+
+  /**
+   * For the consumer, on a message naming row `id` (published under `token`): takes the row for
+   * delivery (`d:<uuid>`, `leaseMs`) when it is still pending, due, the head of its chain and not
+   * being delivered by another consumer; else answers why not, and the message is dropped
+   * (a duplicate; or the relay publishes the row again when it is due and at the head).
+   */
+  async takeForDelivery(id: number, token: string, leaseMs: number): Promise<OutboxRow | NotTaken> {
+    const db = this.connection.knex;
+    const now = Date.now();
+    const found = (await db(TABLE).where({ outbox_id: id }).first()) as Record<string, unknown> | undefined;
+    if (!found || found.status !== 'pending') return 'settled';
+    const row = numeric(found);
+    const leaseUntil = Number(found.lease_until);
+    if (Number(found.next_attempt_at) > now) return 'not_due';
+    const earlier = await db(`${TABLE} as o`)
+      .where('o.subscription_name', row.subscription_name)
+      .where('o.entity_key', row.entity_key)
+      .where('o.outbox_id', '<', id)
+      .where('o.status', 'pending')
+      .first('o.outbox_id');
+    if (earlier) {
+      if (row.lease_token === token) await this.release([id], token);
+      return 'not_head';
     }
-    return undefined;
+    if (row.lease_token?.startsWith('d:') && leaseUntil >= now) return 'delivering';
+    const mine = `d:${randomUUID()}`;
+    const query = db(TABLE).where({ outbox_id: id, status: 'pending' }).where('lease_until', leaseUntil);
+    if (row.lease_token === null) void query.whereNull('lease_token');
+    else void query.where('lease_token', row.lease_token);
+    const taken = await query.update({ lease_until: now + leaseMs, lease_token: mine });
+    return taken === 1 ? { ...row, lease_token: mine } : 'delivering';
   }
 
   async delivered(id: number): Promise<void> {
-    await this.connection.knex(TABLE).where({ outbox_id: id }).update({ status: 'delivered', delivered_at: Date.now(), lease_until: 0, last_error: null });
+    await this.connection
+      .knex(TABLE)
+      .where({ outbox_id: id, status: 'pending' })
+      .update({ status: 'delivered', delivered_at: Date.now(), lease_until: 0, lease_token: null, last_error: null });
   }
 
   /** A failed attempt: tried again at `retryAt`, or dead when `dead`. */
   async failed(id: number, attempts: number, reason: string, retryAt: number | 'dead'): Promise<void> {
     await this.connection
       .knex(TABLE)
-      .where({ outbox_id: id })
-      .update({ attempts, last_error: reason.slice(0, 255), lease_until: 0, ...(retryAt === 'dead' ? { status: 'dead' } : { next_attempt_at: retryAt }) });
+      .where({ outbox_id: id, status: 'pending' })
+      .update({
+        attempts,
+        last_error: reason.slice(0, 255),
+        lease_until: 0,
+        lease_token: null,
+        ...(retryAt === 'dead' ? { status: 'dead' } : { next_attempt_at: retryAt }),
+      });
   }
 
   /** Deletes delivered events delivered before `before` (ms since the epoch); answers how many. Pending and dead ones stay. */
@@ -122,6 +253,7 @@ export class Outbox {
   async retry(ids: readonly number[] | 'all'): Promise<number> {
     const query = this.connection.knex(TABLE).where({ status: 'dead' });
     if (ids !== 'all') void query.whereIn('outbox_id', ids);
-    return query.update({ status: 'pending', attempts: 0, next_attempt_at: Date.now(), lease_until: 0 });
+    const now = Date.now();
+    return query.update({ status: 'pending', attempts: 0, next_attempt_at: now, lease_until: 0, lease_token: null });
   }
 }
