@@ -34,10 +34,21 @@ const defaultIo: CliIo = {
   err: (line) => process.stderr.write(`${line}\n`),
 };
 
-const MODULE_COMMANDS = new Set(['module:status', 'module:enable', 'module:disable', 'module:uninstall', 'setup:db:status']);
+const MODULE_COMMANDS = new Set([
+  'module:status',
+  'module:enable',
+  'module:disable',
+  'module:uninstall',
+  'setup:db:status',
+]);
 
 function moduleCommands(context: ModuleCommandContext): ConsoleCommand[] {
-  return [moduleStatusCommand(context), ...moduleEnableDisableCommands(context), moduleUninstallCommand(context), setupDbStatusCommand(context)];
+  return [
+    moduleStatusCommand(context),
+    ...moduleEnableDisableCommands(context),
+    moduleUninstallCommand(context),
+    setupDbStatusCommand(context),
+  ];
 }
 
 function newProgram(io: CliIo): Command {
@@ -48,7 +59,13 @@ function newProgram(io: CliIo): Command {
 }
 
 /** Parses, then runs the action a command set: its exit code, or 1 with the error's message. */
-async function parseAndRun(program: Command, argv: string[], io: CliIo, getAction: () => (() => Promise<number | void>) | undefined, developerMode: boolean): Promise<number> {
+async function parseAndRun(
+  program: Command,
+  argv: string[],
+  io: CliIo,
+  getAction: () => (() => Promise<number | void>) | undefined,
+  developerMode: boolean,
+): Promise<number> {
   try {
     await program.parseAsync(argv);
   } catch (error) {

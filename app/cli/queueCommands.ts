@@ -47,7 +47,10 @@ export function queueCommands(context: QueueCommandContext): ConsoleCommand[] {
         name: 'queue:consumers:start',
         description: 'Run a consumer until SIGTERM (or --max-messages)',
         arguments: [
-          { syntax: '<consumer>', description: `consumer name (${CONSUMERS.join(', ')}, or one a module adds: queue:consumers:list)` },
+          {
+            syntax: '<consumer>',
+            description: `consumer name (${CONSUMERS.join(', ')}, or one a module adds: queue:consumers:list)`,
+          },
         ],
         options: [
           { flags: '--max-messages <n>', description: 'stop after this many messages', parse: positiveInteger },
@@ -60,7 +63,10 @@ export function queueCommands(context: QueueCommandContext): ConsoleCommand[] {
       },
       async run({ args: [consumer = ''], options }, out) {
         await context.upgrade();
-        const settings = { maxMessages: options.maxMessages as number | undefined, metricsPort: options.metricsPort as number | undefined };
+        const settings = {
+          maxMessages: options.maxMessages as number | undefined,
+          metricsPort: options.metricsPort as number | undefined,
+        };
         await withApp('webapi_rest', (app) => startConsumer(app, context, consumer, settings, out));
       },
     },
@@ -110,7 +116,9 @@ async function startConsumer(
       return;
     }
     if (!app.objectManager.isBound(OperationManagementInterface.name)) {
-      throw new Error('No module serves Framework\\Bulk\\OperationManagementInterface: enable Dispensary_AsynchronousOperations');
+      throw new Error(
+        'No module serves Framework\\Bulk\\OperationManagementInterface: enable Dispensary_AsynchronousOperations',
+      );
     }
     const names = topology(app.config.queuePrefix);
     const queueName = [...names.queues.keys()][0]!;
@@ -130,7 +138,10 @@ async function startConsumer(
     const onConsuming = (): void => {
       if (started) return;
       started = true;
-      context.logger.info({ consumer, connection: app.queue.type, batchSize: app.config.consumerBatchSize }, 'consumer: started');
+      context.logger.info(
+        { consumer, connection: app.queue.type, batchSize: app.config.consumerBatchSize },
+        'consumer: started',
+      );
     };
     let handled = 0;
     const consume = async (signal: AbortSignal): Promise<void> => {
@@ -139,7 +150,10 @@ async function startConsumer(
     };
     if (app.database.dialect === 'sqlite') {
       // One writer: one consumer process works at a time, the others stand by (ConsumerLease).
-      await new ConsumerLease(app.knex, queueName, app.config.dbQueueLockTimeoutMs, context.logger).whileHeld(stop.signal, consume);
+      await new ConsumerLease(app.knex, queueName, app.config.dbQueueLockTimeoutMs, context.logger).whileHeld(
+        stop.signal,
+        consume,
+      );
     } else await consume(stop.signal);
     out(`Consumer ${consumer} processed ${handled} message(s).`);
   } finally {

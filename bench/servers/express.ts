@@ -64,7 +64,12 @@ function knexConfig(url: string): Knex.Config {
   }
   const schema = parsed.searchParams.get('schema');
   parsed.searchParams.delete('schema');
-  return { client: 'pg', connection: { connectionString: parsed.toString() }, searchPath: schema ? [schema] : undefined, pool: { min: 0, max: 10 } };
+  return {
+    client: 'pg',
+    connection: { connectionString: parsed.toString() },
+    searchPath: schema ? [schema] : undefined,
+    pool: { min: 0, max: 10 },
+  };
 }
 
 const url = databaseUrl();
@@ -79,14 +84,22 @@ interface StoreRow {
 /** The route's store id (the default store without a scope), once the caller's token is checked against it. */
 const authorize = authorizer({
   // async: a knex query is a thenable, not a promise.
-  storeRow: async (code) => (await knex('store').where(code === null ? { is_default: true } : { code }).first()) as StoreRow | undefined,
-  tokenRow: async (hash) => (await knex('integration_token').where({ token_hash: hash }).first()) as TokenRow | undefined,
+  storeRow: async (code) =>
+    (await knex('store')
+      .where(code === null ? { is_default: true } : { code })
+      .first()) as StoreRow | undefined,
+  tokenRow: async (hash) =>
+    (await knex('integration_token').where({ token_hash: hash }).first()) as TokenRow | undefined,
 });
 
 function validate(body: unknown): ItemInput[] {
   const value = (body as Record<string, unknown> | undefined)?.recommendation;
   if (value === undefined) throw inputError([{ phrase: MSG.required, parameters: { fieldName: 'recommendation' } }]);
-  const result = itemsRequestSchema.validate(value, { abortEarly: false, convert: true, errors: { wrap: { label: false } } });
+  const result = itemsRequestSchema.validate(value, {
+    abortEarly: false,
+    convert: true,
+    errors: { wrap: { label: false } },
+  });
   if (result.error) throw inputError(result.error.details.map(joiError));
   return (result.value as { items: ItemInput[] }).items;
 }
@@ -97,14 +110,25 @@ function joiError(detail: Joi.ValidationErrorItem): { phrase: string; parameters
   const error = detail.context?.error as { phrase?: string; parameters?: Params } | undefined;
   if (detail.type === 'any.required') return { phrase: MSG.required, parameters: { fieldName } };
   if (detail.type === 'object.unknown') return { phrase: MSG.unknownField, parameters: { fieldName } };
-  if (detail.type === 'any.custom' && error?.phrase) return { phrase: error.phrase, parameters: { ...error.parameters } };
+  if (detail.type === 'any.custom' && error?.phrase)
+    return { phrase: error.phrase, parameters: { ...error.parameters } };
   const raw = detail.context?.value as unknown;
   const text = typeof raw === 'string' ? raw : raw === undefined ? '' : (JSON.stringify(raw) ?? String(raw));
-  return { phrase: MSG.invalid, parameters: { fieldName, value: text.length > 200 ? `${text.slice(0, 200)}...` : text } };
+  return {
+    phrase: MSG.invalid,
+    parameters: { fieldName, value: text.length > 200 ? `${text.slice(0, 200)}...` : text },
+  };
 }
 
-async function loadRecommendation(db: Knex, id: string, storeId: number, forUpdate: boolean): Promise<RecommendationRow> {
-  const query = db('dispensary_recommendation').where('recommendation_id', recommendationKey(id)).andWhere('store_id', storeId);
+async function loadRecommendation(
+  db: Knex,
+  id: string,
+  storeId: number,
+  forUpdate: boolean,
+): Promise<RecommendationRow> {
+  const query = db('dispensary_recommendation')
+    .where('recommendation_id', recommendationKey(id))
+    .andWhere('store_id', storeId);
   if (forUpdate && lockRows) query.forUpdate();
   return found((await query.first()) as RecommendationRow | undefined, id);
 }
@@ -133,14 +157,19 @@ async function addItems(trx: Knex.Transaction, id: string, storeId: number, inpu
   const rows = newItemRows(first, products, rec.recommendation_id);
   // 100 rows per statement, as the service: SQLite refuses a compound SELECT of more than 500 terms.
   for (let i = 0; i < rows.length; i += 100) {
-    await trx('dispensary_recommendation_item').insert(rows.slice(i, i + 100)).onConflict(['recommendation_id', 'sku_key']).ignore();
+    await trx('dispensary_recommendation_item')
+      .insert(rows.slice(i, i + 100))
+      .onConflict(['recommendation_id', 'sku_key'])
+      .ignore();
   }
   for (const row of rows) {
     const product = products.get(row.sku_key)!;
     items.push(toItem(row, product.sku, product.is_in_stock === true || Number(product.is_in_stock) === 1));
   }
   rec.updated_at = nowTimestamp();
-  await trx('dispensary_recommendation').where('recommendation_id', rec.recommendation_id).update({ updated_at: rec.updated_at });
+  await trx('dispensary_recommendation')
+    .where('recommendation_id', rec.recommendation_id)
+    .update({ updated_at: rec.updated_at });
   return toRecommendation(rec, items);
 }
 
@@ -153,7 +182,9 @@ async function updateItems(trx: Knex.Transaction, id: string, storeId: number, i
   }
   if (updates.length) {
     rec.updated_at = nowTimestamp();
-    await trx('dispensary_recommendation').where('recommendation_id', rec.recommendation_id).update({ updated_at: rec.updated_at });
+    await trx('dispensary_recommendation')
+      .where('recommendation_id', rec.recommendation_id)
+      .update({ updated_at: rec.updated_at });
   }
   return toRecommendation(rec, items);
 }

@@ -39,7 +39,18 @@ const sql = {
   ),
   touch: db.prepare('update `dispensary_recommendation` set `updated_at` = ? where `recommendation_id` = ?'),
 };
-const ITEM_COLUMNS = ['item_id', 'recommendation_id', 'sku', 'sku_key', 'qty', 'autoship_interval', 'note', 'fulfillment_type', 'doctor_id', 'location_id'] as const;
+const ITEM_COLUMNS = [
+  'item_id',
+  'recommendation_id',
+  'sku',
+  'sku_key',
+  'qty',
+  'autoship_interval',
+  'note',
+  'fulfillment_type',
+  'doctor_id',
+  'location_id',
+] as const;
 
 /** Statements whose text depends on a count or a column set, each prepared once. */
 const prepared = new Map<string, Statement>();
@@ -50,7 +61,11 @@ function statement(key: string, make: () => string): Statement {
 }
 
 const productsIn = (n: number) =>
-  statement(`products:${n}`, () => `select \`entity_id\`, \`sku\`, \`sku_key\`, \`name\`, \`price\`, \`status\`, \`is_in_stock\` from \`catalog_product\` where \`sku_key\` in (${Array(n).fill('?').join(', ')})`);
+  statement(
+    `products:${n}`,
+    () =>
+      `select \`entity_id\`, \`sku\`, \`sku_key\`, \`name\`, \`price\`, \`status\`, \`is_in_stock\` from \`catalog_product\` where \`sku_key\` in (${Array(n).fill('?').join(', ')})`,
+  );
 /**
  * The very SQL knex writes for a multi-row insert on SQLite (columns sorted, one row as VALUES,
  * several as SELECT ... UNION ALL SELECT ... WHERE true): the same statement for SQLite to run.
@@ -65,7 +80,11 @@ const insertItems = (n: number) =>
     return `${head} select ${Array(n).fill(row).join(' union all select ')} where true${conflict}`;
   });
 const updateItem = (fields: readonly string[]) =>
-  statement(`update:${fields.join(',')}`, () => `update \`dispensary_recommendation_item\` set ${fields.map((f) => `\`${f}\` = ?`).join(', ')} where \`item_id\` = ?`);
+  statement(
+    `update:${fields.join(',')}`,
+    () =>
+      `update \`dispensary_recommendation_item\` set ${fields.map((f) => `\`${f}\` = ?`).join(', ')} where \`item_id\` = ?`,
+  );
 
 // ---- the operations ----------------------------------------------------------------------------
 
@@ -74,9 +93,11 @@ function load(id: string, storeId: number): RecommendationRow {
 }
 
 function readItems(recommendationId: string): { key: string; item: ItemOut }[] {
-  return (sql.items.all(recommendationId) as ItemReadRow[]).map((row) => ({ key: row.sku_key, item: toItem(row, row.product_sku, truthy(row.is_in_stock)) }));
+  return (sql.items.all(recommendationId) as ItemReadRow[]).map((row) => ({
+    key: row.sku_key,
+    item: toItem(row, row.product_sku, truthy(row.is_in_stock)),
+  }));
 }
-
 
 const addItems = db.transaction((id: string, storeId: number, input: ItemInput[]) => {
   const rec = load(id, storeId);
@@ -113,11 +134,15 @@ type StoreRow = { store_id: number; is_active: number };
 
 serveRaw(
   {
-    storeRow: (code) => (code === null ? sql.defaultStore.get(1, 1) : sql.storeByCode.get(code, 1)) as StoreRow | undefined,
+    storeRow: (code) =>
+      (code === null ? sql.defaultStore.get(1, 1) : sql.storeByCode.get(code, 1)) as StoreRow | undefined,
     tokenRow: (hash) => sql.token.get(hash, 1) as TokenRow | undefined,
     get: (id, storeId) => {
       const rec = load(id, storeId);
-      return toRecommendation(rec, readItems(rec.recommendation_id).map((s) => s.item));
+      return toRecommendation(
+        rec,
+        readItems(rec.recommendation_id).map((s) => s.item),
+      );
     },
     addItems,
     updateItems,

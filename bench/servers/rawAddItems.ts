@@ -29,7 +29,11 @@ export function newItems(input: readonly ItemInput[], existing: ReadonlySet<stri
 }
 
 /** The rows to insert for the new items; throws the 400 naming every unknown or disabled sku. */
-export function newItemRows(first: NewItems, products: ReadonlyMap<string, ProductRow>, recommendationId: string): ItemRow[] {
+export function newItemRows(
+  first: NewItems,
+  products: ReadonlyMap<string, ProductRow>,
+  recommendationId: string,
+): ItemRow[] {
   const errors: Errors = [];
   const rows: ItemRow[] = [];
   for (const [key, { item, index }] of first) {
@@ -57,7 +61,10 @@ export function newItemRows(first: NewItems, products: ReadonlyMap<string, Produ
 }
 
 /** The rows in chunks of 100 (as the service: SQLite refuses a compound SELECT of more than 500 terms), each chunk's values in column order. */
-export function insertChunks(rows: readonly ItemRow[], columns: readonly (keyof ItemRow)[]): { count: number; values: unknown[] }[] {
+export function insertChunks(
+  rows: readonly ItemRow[],
+  columns: readonly (keyof ItemRow)[],
+): { count: number; values: unknown[] }[] {
   const chunks: { count: number; values: unknown[] }[] = [];
   for (let i = 0; i < rows.length; i += 100) {
     const chunk = rows.slice(i, i + 100);
@@ -79,7 +86,10 @@ export interface ItemUpdate {
  * Update Items on the stored items (changed in place, by sku key; skus the recommendation does
  * not hold are ignored): the items as they are answered, and the updates to write.
  */
-export function itemUpdates(stored: readonly { key: string; item: ItemOut }[], input: readonly ItemInput[]): { items: ItemOut[]; updates: ItemUpdate[] } {
+export function itemUpdates(
+  stored: readonly { key: string; item: ItemOut }[],
+  input: readonly ItemInput[],
+): { items: ItemOut[]; updates: ItemUpdate[] } {
   const items = stored.map((s) => s.item);
   const byKey = new Map(stored.map((s) => [s.key, s.item]));
   const before = new Map(items.map((item) => [item.item_id, { ...item }]));

@@ -59,9 +59,23 @@ const sql = {
       'from "dispensary_recommendation_item" as "i" left join "catalog_product" as "p" on "p"."sku_key" = "i"."sku_key" ' +
       'where "i"."recommendation_id" = $1 order by "i"."entity_id" asc',
   },
-  touch: { name: 'touch', text: 'update "dispensary_recommendation" set "updated_at" = $1 where "recommendation_id" = $2' },
+  touch: {
+    name: 'touch',
+    text: 'update "dispensary_recommendation" set "updated_at" = $1 where "recommendation_id" = $2',
+  },
 } satisfies Record<string, Named>;
-const ITEM_COLUMNS = ['item_id', 'recommendation_id', 'sku', 'sku_key', 'qty', 'autoship_interval', 'note', 'fulfillment_type', 'doctor_id', 'location_id'] as const;
+const ITEM_COLUMNS = [
+  'item_id',
+  'recommendation_id',
+  'sku',
+  'sku_key',
+  'qty',
+  'autoship_interval',
+  'note',
+  'fulfillment_type',
+  'doctor_id',
+  'location_id',
+] as const;
 const INSERT_COLUMNS = [...ITEM_COLUMNS].sort();
 
 /** Statements whose text depends on a count or a column set: one name per shape. */
@@ -73,7 +87,11 @@ function shape(key: string, make: () => string): Named {
 }
 const params = (from: number, n: number) => Array.from({ length: n }, (_, i) => `$${from + i}`).join(', ');
 const productsIn = (n: number) =>
-  shape(`products_${n}`, () => `select "entity_id", "sku", "sku_key", "name", "price", "status", "is_in_stock" from "catalog_product" where "sku_key" in (${params(1, n)})`);
+  shape(
+    `products_${n}`,
+    () =>
+      `select "entity_id", "sku", "sku_key", "name", "price", "status", "is_in_stock" from "catalog_product" where "sku_key" in (${params(1, n)})`,
+  );
 /** knex's multi-row insert on PostgreSQL: VALUES (...), (...), then the conflict clause. */
 const insertItems = (n: number) =>
   shape(`insert_${n}`, () => {
@@ -82,7 +100,11 @@ const insertItems = (n: number) =>
     return `insert into "dispensary_recommendation_item" (${INSERT_COLUMNS.map((c) => `"${c}"`).join(', ')}) values ${rows} on conflict ("recommendation_id", "sku_key") do nothing`;
   });
 const updateItem = (fields: readonly string[]) =>
-  shape(`update_${fields.join('_')}`, () => `update "dispensary_recommendation_item" set ${fields.map((f, i) => `"${f}" = $${i + 1}`).join(', ')} where "item_id" = $${fields.length + 1}`);
+  shape(
+    `update_${fields.join('_')}`,
+    () =>
+      `update "dispensary_recommendation_item" set ${fields.map((f, i) => `"${f}" = $${i + 1}`).join(', ')} where "item_id" = $${fields.length + 1}`,
+  );
 
 // ---- the operations ----------------------------------------------------------------------------
 
@@ -91,9 +113,11 @@ async function load(db: Db, id: string, storeId: number): Promise<Recommendation
 }
 
 async function readItems(db: Db, recommendationId: string): Promise<{ key: string; item: ItemOut }[]> {
-  return (await run<ItemReadRow>(db, sql.items, [recommendationId])).map((row) => ({ key: row.sku_key, item: toItem(row, row.product_sku, truthy(row.is_in_stock)) }));
+  return (await run<ItemReadRow>(db, sql.items, [recommendationId])).map((row) => ({
+    key: row.sku_key,
+    item: toItem(row, row.product_sku, truthy(row.is_in_stock)),
+  }));
 }
-
 
 /** One transaction on one pooled connection: BEGIN, the work, COMMIT (ROLLBACK when it throws). */
 async function transaction<R>(work: (client: pg.PoolClient) => Promise<R>): Promise<R> {
@@ -151,13 +175,18 @@ type StoreRow = { store_id: number; is_active: boolean | number };
 serveRaw(
   {
     storeRow: async (code) => {
-      const rows = await (code === null ? run<StoreRow>(pool, sql.defaultStore, [true, 1]) : run<StoreRow>(pool, sql.storeByCode, [code, 1]));
+      const rows = await (code === null
+        ? run<StoreRow>(pool, sql.defaultStore, [true, 1])
+        : run<StoreRow>(pool, sql.storeByCode, [code, 1]));
       return rows[0];
     },
     tokenRow: async (hash) => (await run<TokenRow>(pool, sql.token, [hash, 1]))[0],
     get: async (id, storeId) => {
       const rec = await load(pool, id, storeId);
-      return toRecommendation(rec, (await readItems(pool, rec.recommendation_id)).map((s) => s.item));
+      return toRecommendation(
+        rec,
+        (await readItems(pool, rec.recommendation_id)).map((s) => s.item),
+      );
     },
     addItems,
     updateItems,

@@ -61,7 +61,9 @@ export interface AccessRows {
  * The store id of a route's scope (null: the default store), once the Authorization header's
  * token is checked against it: 400 for an unknown or inactive store, then 401.
  */
-export function authorizer(rows: AccessRows): (code: string | null, authorization: string | undefined) => MaybePromise<number> {
+export function authorizer(
+  rows: AccessRows,
+): (code: string | null, authorization: string | undefined) => MaybePromise<number> {
   const stores = new Map<string, number>();
   const resolveStore = (code: string | null): MaybePromise<number> => {
     const key = code ?? '';
@@ -69,7 +71,8 @@ export function authorizer(rows: AccessRows): (code: string | null, authorizatio
     if (cached !== undefined) return cached;
     const row = code === null || /^[a-z][a-z0-9_]{0,31}$/.test(code) ? rows.storeRow(code) : undefined;
     return then(row, (found) => {
-      if (!found || !truthy(found.is_active)) throw new HttpError(400, MSG.unknownStore, { storeCode: key.slice(0, 64) });
+      if (!found || !truthy(found.is_active))
+        throw new HttpError(400, MSG.unknownStore, { storeCode: key.slice(0, 64) });
       stores.set(key, Number(found.store_id));
       return Number(found.store_id);
     });
@@ -103,7 +106,13 @@ export function found<T>(row: T | undefined, id: string): T {
 export function listenUntilStopped(server: Server, defaultPort: number, close: () => MaybePromise<void>): void {
   const { port, host } = readListenAddress({ port: defaultPort, host: '127.0.0.1' });
   server.listen(port, host);
-  const stop = () => server.close(() => void Promise.resolve().then(close).finally(() => process.exit(0)));
+  const stop = () =>
+    server.close(
+      () =>
+        void Promise.resolve()
+          .then(close)
+          .finally(() => process.exit(0)),
+    );
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
 }
@@ -124,7 +133,10 @@ const ROUTE = /^\/rest(?:\/([^/]+))?\/V1\/dispensary\/recommendation\/([^/]+)(\/
 
 function send(res: ServerResponse, status: number, body: unknown): void {
   const json = JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(json) });
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(json),
+  });
   res.end(json);
 }
 
@@ -138,7 +150,11 @@ function fail(res: ServerResponse, error: unknown): void {
 function answer(res: ServerResponse, work: () => MaybePromise<unknown>): void {
   try {
     const body = work();
-    if (body instanceof Promise) body.then((value) => send(res, 200, value), (error: unknown) => fail(res, error));
+    if (body instanceof Promise)
+      body.then(
+        (value) => send(res, 200, value),
+        (error: unknown) => fail(res, error),
+      );
     else send(res, 200, body);
   } catch (error) {
     fail(res, error);
@@ -170,7 +186,8 @@ export function serveRaw(operations: RawOperations, defaultPort: number): void {
       const match = ROUTE.exec(path);
       const isItem = match?.[3] !== undefined;
       const method = req.method ?? 'GET';
-      if (!match || (isItem ? method !== 'POST' && method !== 'PUT' : method !== 'GET')) throw new HttpError(404, MSG.noRoute);
+      if (!match || (isItem ? method !== 'POST' && method !== 'PUT' : method !== 'GET'))
+        throw new HttpError(404, MSG.noRoute);
       const scope = match[1] === undefined ? null : decodeURIComponent(match[1]);
       return then(authorize(scope, req.headers.authorization), (storeId) => {
         const id = decodeURIComponent(match[2]!);
@@ -199,7 +216,10 @@ export function serveRaw(operations: RawOperations, defaultPort: number): void {
     });
     req.on('end', () => {
       if (size > BODY_LIMIT) {
-        return send(res, 413, { message: 'The request body is larger than the limit of %limit bytes.', parameters: { limit: BODY_LIMIT } });
+        return send(res, 413, {
+          message: 'The request body is larger than the limit of %limit bytes.',
+          parameters: { limit: BODY_LIMIT },
+        });
       }
       handle(req, res, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
     });

@@ -22,7 +22,10 @@ export function moduleEnableDisableCommands({ options }: ModuleCommandContext): 
     async run({ args: names, options: flags }, out) {
       const { installed, config, configFile } = readModuleState(options);
       const requested = flags.all ? installed.map((module) => module.name) : [...names];
-      if (requested.length === 0) throw new ConfigError('No modules specified. Specify a space-separated list of modules or use the --all option');
+      if (requested.length === 0)
+        throw new ConfigError(
+          'No modules specified. Specify a space-separated list of modules or use the --all option',
+        );
       const changing = modulesToChange(enable, requested, installed, config);
       if (changing.length === 0) {
         out('No modules were changed.');
@@ -30,7 +33,9 @@ export function moduleEnableDisableCommands({ options }: ModuleCommandContext): 
       }
       const constraints = checkConstraints(enable, changing, installed, config);
       if (constraints.length && !flags.force) {
-        throw new ConfigError(['Unable to change status of modules because of the following constraints:', ...constraints].join('\n'));
+        throw new ConfigError(
+          ['Unable to change status of modules because of the following constraints:', ...constraints].join('\n'),
+        );
       }
       writeModuleStatus(configFile, Object.fromEntries(changing.map((name) => [name, enable])));
       out(`The following modules have been ${enable ? 'enabled' : 'disabled'}:`);

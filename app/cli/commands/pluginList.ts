@@ -10,14 +10,21 @@ export function pluginListCommand({ app, openApp }: CliContext): ConsoleCommand 
       name: 'dev:plugin:list',
       description: 'Print the plugin chain of a type (class or contract) in call order',
       arguments: [
-        { syntax: '<type>', description: 'class or contract name, e.g. Dispensary\\Recommendation\\Api\\RecommendationItemManagementInterface' },
+        {
+          syntax: '<type>',
+          description:
+            'class or contract name, e.g. Dispensary\\Recommendation\\Api\\RecommendationItemManagementInterface',
+        },
         { syntax: '[method]', description: 'only this method' },
       ],
-      options: [{ flags: '--area <area>', description: `config area: global, ${DI_AREAS.join(', ')}`, default: 'webapi_rest' }],
+      options: [
+        { flags: '--area <area>', description: `config area: global, ${DI_AREAS.join(', ')}`, default: 'webapi_rest' },
+      ],
     },
     async run({ args: [type = '', method], options }, print) {
       const area = options.area as Area;
-      if (area !== 'global' && !DI_AREAS.includes(area as (typeof DI_AREAS)[number])) throw new Error(`Unknown area "${area}"`);
+      if (area !== 'global' && !DI_AREAS.includes(area as (typeof DI_AREAS)[number]))
+        throw new Error(`Unknown area "${area}"`);
       const om = (area === 'global' ? app : await openApp(area)).objectManager;
       const concrete = om.concreteName(type);
       if (!om.isBound(type)) throw new Error(`Unknown type ${type}`);

@@ -8,7 +8,9 @@ export function routeListCommand({ openApp }: CliContext): ConsoleCommand {
     async run(_input, print) {
       const rest = await openApp('webapi_rest');
       for (const route of rest.routes.keys()) {
-        print(`${route.method.padEnd(6)} /rest/<scope>${route.url}  ${route.serviceClass}::${route.serviceMethod}  [${route.resources.join(', ')}]`);
+        print(
+          `${route.method.padEnd(6)} /rest/<scope>${route.url}  ${route.serviceClass}::${route.serviceMethod}  [${route.resources.join(', ')}]`,
+        );
       }
     },
   };

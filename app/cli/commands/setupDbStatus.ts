@@ -21,7 +21,10 @@ export function setupDbStatusCommand(context: ModuleCommandContext): ConsoleComm
     async run(_input, out) {
       const { installed, config } = readModuleState(context.options);
       const enabled = enabledModuleNames(installed, config);
-      const [applied, owners] = await withDatabase(context, async (knex) => [new Set(await appliedMigrationNames(knex)), await readMigrationOwners(knex)] as const);
+      const [applied, owners] = await withDatabase(
+        context,
+        async (knex) => [new Set(await appliedMigrationNames(knex)), await readMigrationOwners(knex)] as const,
+      );
       const lines = new Map<string, { state: string; rows: string[] }>();
       const row = (module: string, state: string, text: string) => {
         const entry = lines.get(module) ?? { state, rows: [] };
@@ -34,7 +37,8 @@ export function setupDbStatusCommand(context: ModuleCommandContext): ConsoleComm
         const on = enabled.has(module.name);
         for (const migration of moduleMigrationFiles(module)) {
           listed.add(migration.name);
-          if (applied.has(migration.name)) row(module.name, on ? 'enabled' : 'disabled', line(on ? 'applied' : 'orphaned', migration.name));
+          if (applied.has(migration.name))
+            row(module.name, on ? 'enabled' : 'disabled', line(on ? 'applied' : 'orphaned', migration.name));
           else if (on) {
             pending++;
             row(module.name, 'enabled', line('pending', migration.name));

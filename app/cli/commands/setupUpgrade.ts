@@ -8,10 +8,17 @@ import type { CliContext } from './CliContext.js';
  */
 export function setupUpgradeCommand({ app }: CliContext): ConsoleCommand {
   return {
-    definition: { name: 'setup:upgrade', description: 'Apply pending database migrations of the enabled modules, then the data installers' },
+    definition: {
+      name: 'setup:upgrade',
+      description: 'Apply pending database migrations of the enabled modules, then the data installers',
+    },
     async run(_input, print) {
       const { migrations, kept } = await app.setupUpgrade();
-      print(migrations.length ? `Applied ${migrations.length} migration(s):` : 'Nothing to migrate: the database is up to date.');
+      print(
+        migrations.length
+          ? `Applied ${migrations.length} migration(s):`
+          : 'Nothing to migrate: the database is up to date.',
+      );
       for (const name of migrations) print(`  ${name}`);
       for (const group of kept) print(keptWarning(group));
     },

@@ -69,18 +69,32 @@ export const collect = (value: string, previous: readonly string[] = []): string
  * it: `before` first (when given and the definition does not say `needsDatabase: false`), then
  * `command.run` printing with `print`.
  */
-export function addCommand(program: Command, command: ConsoleCommand, setAction: SetAction, print: Print, before?: () => Promise<unknown>): Command {
+export function addCommand(
+  program: Command,
+  command: ConsoleCommand,
+  setAction: SetAction,
+  print: Print,
+  before?: () => Promise<unknown>,
+): Command {
   const { definition } = command;
   const declared = program.command(definition.name).description(definition.description);
   for (const argument of definition.arguments ?? []) declared.argument(argument.syntax, argument.description);
   for (const option of definition.options ?? []) {
     const add = (option.required ? declared.requiredOption : declared.option).bind(declared);
-    if (option.parse) add(option.flags, option.description, option.parse as (value: string, previous: unknown) => unknown, option.default);
+    if (option.parse)
+      add(
+        option.flags,
+        option.description,
+        option.parse as (value: string, previous: unknown) => unknown,
+        option.default,
+      );
     else add(option.flags, option.description, option.default as string | boolean | string[] | undefined);
   }
   definition.configure?.(declared);
   return declared.action((...received: unknown[]) => {
-    const args = received.slice(0, -2).flatMap((value) => (Array.isArray(value) ? value : typeof value === 'string' ? [value] : []));
+    const args = received
+      .slice(0, -2)
+      .flatMap((value) => (Array.isArray(value) ? value : typeof value === 'string' ? [value] : []));
     const options = declared.opts();
     setAction(async () => {
       if (before && definition.needsDatabase !== false) await before();

@@ -7,14 +7,31 @@
 import { expect } from 'chai';
 import { Command } from 'commander';
 import { CommandList } from '../../../app/framework/console/CommandList.js';
-import { addCommand, collect, type CliCommand, type CommandInput, type ConsoleCommand } from '../../../app/framework/console/ConsoleCommand.js';
+import {
+  addCommand,
+  collect,
+  type CliCommand,
+  type CommandInput,
+  type ConsoleCommand,
+} from '../../../app/framework/console/ConsoleCommand.js';
 
 /** Parses `argv` with `commands` declared; answers what ran (exit code or undefined when nothing did) and what was printed. */
-async function run(commands: ConsoleCommand[], argv: string[], before?: () => Promise<unknown>): Promise<{ code: number | void | undefined; printed: string[] }> {
+async function run(
+  commands: ConsoleCommand[],
+  argv: string[],
+  before?: () => Promise<unknown>,
+): Promise<{ code: number | void | undefined; printed: string[] }> {
   const program = new Command('cli').exitOverride();
   const printed: string[] = [];
   let action: (() => Promise<number | void>) | undefined;
-  for (const command of commands) addCommand(program, command, (fn) => (action = fn), (line) => printed.push(line), before);
+  for (const command of commands)
+    addCommand(
+      program,
+      command,
+      (fn) => (action = fn),
+      (line) => printed.push(line),
+      before,
+    );
   await program.parseAsync(['node', 'cli', ...argv]);
   return { code: action ? await action() : undefined, printed };
 }
@@ -48,9 +65,15 @@ describe('ConsoleCommand: one definition for every console command', () => {
         { flags: '--mode <mode>', description: 'with a default', default: 'fast' },
       ],
     });
-    const { code, printed } = await run([command], ['x:copy', 'a', 'b', 'c', '--dry-run', '--tag', 't1', '--tag', 't2']);
+    const { code, printed } = await run(
+      [command],
+      ['x:copy', 'a', 'b', 'c', '--dry-run', '--tag', 't1', '--tag', 't2'],
+    );
     expect(code).to.equal(undefined);
-    expect(JSON.parse(printed[0]!)).to.deep.equal({ args: ['a', 'b', 'c'], options: { dryRun: true, tag: ['t1', 't2'], mode: 'fast' } });
+    expect(JSON.parse(printed[0]!)).to.deep.equal({
+      args: ['a', 'b', 'c'],
+      options: { dryRun: true, tag: ['t1', 't2'], mode: 'fast' },
+    });
   });
 
   it('should leave out an optional argument that is not given, and a repeatable option until given', async () => {
@@ -65,7 +88,11 @@ describe('ConsoleCommand: one definition for every console command', () => {
   });
 
   it('should refuse a missing required option through commander, before anything runs', async () => {
-    const command = echo({ name: 'x:make', description: 'make', options: [{ flags: '--name <name>', description: 'name', required: true }] });
+    const command = echo({
+      name: 'x:make',
+      description: 'make',
+      options: [{ flags: '--name <name>', description: 'name', required: true }],
+    });
     const error = await run([command], ['x:make']).catch((caught: unknown) => caught);
     expect((error as { code?: string }).code).to.equal('commander.missingMandatoryOptionValue');
     expect(command.received).to.deep.equal([]);
@@ -79,7 +106,10 @@ describe('ConsoleCommand: one definition for every console command', () => {
     const calls: string[] = [];
     const before = async () => calls.push('before');
     const needing = { definition: { name: 'x:db', description: 'db' }, run: async () => void calls.push('x:db') };
-    const notNeeding = { definition: { name: 'x:info', description: 'info', needsDatabase: false }, run: async () => void calls.push('x:info') };
+    const notNeeding = {
+      definition: { name: 'x:info', description: 'info', needsDatabase: false },
+      run: async () => void calls.push('x:info'),
+    };
     await run([needing, notNeeding], ['x:db'], before);
     await run([needing, notNeeding], ['x:info'], before);
     expect(calls).to.deep.equal(['before', 'x:db', 'x:info']);

@@ -13,6 +13,9 @@ export class DeadLetterListCommand implements ConsoleCommand {
   async run(_input: unknown, print: Print): Promise<void> {
     const rows = await this.outbox.dead();
     if (rows.length === 0) print('No dead letters.');
-    for (const row of rows) print(`${row.outbox_id}\t${row.event_uuid}\t${row.subscription_name}\t${row.attempts} attempt(s)\t${row.last_error ?? ''}`);
+    for (const row of rows)
+      print(
+        `${row.outbox_id}\t${row.event_uuid}\t${row.subscription_name}\t${row.attempts} attempt(s)\t${row.last_error ?? ''}`,
+      );
   }
 }

@@ -8,14 +8,18 @@ export class EventsListCommand implements ConsoleCommand {
     description: 'List the event subscriptions (io_events.xml and run-time ones), never their secrets',
   };
 
-  constructor(@inject(EventSubscriptionManagementInterface) private readonly subscriptions: EventSubscriptionManagementInterface) {}
+  constructor(
+    @inject(EventSubscriptionManagementInterface) private readonly subscriptions: EventSubscriptionManagementInterface,
+  ) {}
 
   async run(_input: unknown, print: Print): Promise<void> {
     const all = await this.subscriptions.getList();
     if (all.length === 0) print('No event subscriptions.');
     for (const s of all) {
       const fields = s.fields.length ? s.fields.map((f) => f.name).join(',') : 'all fields';
-      print(`${s.name}${s.parent ? ` (parent ${s.parent})` : ''} -> ${s.destination} [${fields}${s.rules.length ? `, ${s.rules.length} rule(s)` : ''}] from ${s.source}`);
+      print(
+        `${s.name}${s.parent ? ` (parent ${s.parent})` : ''} -> ${s.destination} [${fields}${s.rules.length ? `, ${s.rules.length} rule(s)` : ''}] from ${s.source}`,
+      );
     }
   }
 }

@@ -26,7 +26,9 @@ export class EventsSubscribeCommand implements ConsoleCommand {
     ],
   };
 
-  constructor(@inject(EventSubscriptionManagementInterface) private readonly subscriptions: EventSubscriptionManagementInterface) {}
+  constructor(
+    @inject(EventSubscriptionManagementInterface) private readonly subscriptions: EventSubscriptionManagementInterface,
+  ) {}
 
   async run({ args, options }: CommandInput, print: Print): Promise<void> {
     const rules = ((options.rule as string[] | undefined) ?? []).map((rule) => {

@@ -10,10 +10,13 @@ export class EventsUnsubscribeCommand implements ConsoleCommand {
     arguments: [{ syntax: '<name>', description: 'the subscription name' }],
   };
 
-  constructor(@inject(EventSubscriptionManagementInterface) private readonly subscriptions: EventSubscriptionManagementInterface) {}
+  constructor(
+    @inject(EventSubscriptionManagementInterface) private readonly subscriptions: EventSubscriptionManagementInterface,
+  ) {}
 
   async run({ args }: CommandInput, print: Print): Promise<void> {
-    if (!(await this.subscriptions.unsubscribe(args[0]!))) throw new Error(`No run-time subscription is named "${args[0]}"`);
+    if (!(await this.subscriptions.unsubscribe(args[0]!)))
+      throw new Error(`No run-time subscription is named "${args[0]}"`);
     print(`Unsubscribed ${args[0]}.`);
   }
 }

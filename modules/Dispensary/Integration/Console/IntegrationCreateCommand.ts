@@ -8,15 +8,16 @@ import { grantOptions, grantRequest } from './options.js';
 export class IntegrationCreateCommand implements ConsoleCommand {
   readonly definition: CommandDefinition = {
     name: 'integration:create',
-    description:
-      'Create an active OAuth 1.0a integration; prints its consumer key and secret, access token and secret',
+    description: 'Create an active OAuth 1.0a integration; prints its consumer key and secret, access token and secret',
     options: [
       ...grantOptions('integration'),
       { flags: '--json', description: 'print the credentials as one JSON line' },
     ],
   };
 
-  constructor(@inject(OauthIntegrationServiceInterface) private readonly integrations: OauthIntegrationServiceInterface) {}
+  constructor(
+    @inject(OauthIntegrationServiceInterface) private readonly integrations: OauthIntegrationServiceInterface,
+  ) {}
 
   async run(input: CommandInput, print: Print): Promise<void> {
     const credentials = await this.integrations.create(grantRequest(input));

@@ -12,7 +12,9 @@ export class IntegrationDeleteCommand implements ConsoleCommand {
     options: [INTEGRATION_NAME],
   };
 
-  constructor(@inject(OauthIntegrationServiceInterface) private readonly integrations: OauthIntegrationServiceInterface) {}
+  constructor(
+    @inject(OauthIntegrationServiceInterface) private readonly integrations: OauthIntegrationServiceInterface,
+  ) {}
 
   async run({ options }: CommandInput, print: Print): Promise<void> {
     await this.integrations.delete(String(options.name));

@@ -9,7 +9,9 @@ export class TokenPurgeCommand implements ConsoleCommand {
     description: 'Delete expired and revoked admin tokens and expired lock-out records',
   };
 
-  constructor(@inject('Dispensary\\Integration\\Model\\ExpiredRecordsPurger') private readonly purger: ExpiredRecordsPurger) {}
+  constructor(
+    @inject('Dispensary\\Integration\\Model\\ExpiredRecordsPurger') private readonly purger: ExpiredRecordsPurger,
+  ) {}
 
   async run(_input: unknown, print: Print): Promise<void> {
     const deleted = await this.purger.purgeAll();

@@ -29,11 +29,14 @@ export class WebhooksInfoCommand implements ConsoleCommand {
     if (type !== 'before' && type !== 'after') throw new Error('--webhook-type must be before or after');
     if (name.startsWith('observer.')) {
       const event = name.slice('observer.'.length);
-      if (!this.points.eventNames().map(observerHookName).includes(name)) print(`(no events.xml names ${event}: it may still be dispatched)`);
+      if (!this.points.eventNames().map(observerHookName).includes(name))
+        print(`(no events.xml names ${event}: it may still be dispatched)`);
       print(JSON.stringify({ eventName: event, data: '{...the data the event is dispatched with}' }, null, 2));
       return;
     }
-    const call = (await this.points.serviceCalls()).find((candidate) => pluginHookName(candidate.serviceClass, candidate.method) === name);
+    const call = (await this.points.serviceCalls()).find(
+      (candidate) => pluginHookName(candidate.serviceClass, candidate.method) === name,
+    );
     if (!call) throw new Error(`No webhook is named "${name}": see webhooks:list:all`);
     const payload: Record<string, unknown> = {};
     call.params.forEach((param, index) => (payload[param] = call.types[index]));

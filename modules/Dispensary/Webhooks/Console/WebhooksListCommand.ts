@@ -15,8 +15,15 @@ export class WebhooksListCommand implements ConsoleCommand {
     const hooks = await this.registry.all();
     if (hooks.length === 0) print('No webhooks.');
     for (const hook of hooks) {
-      const flags = [`batch ${hook.batch_name} (order ${hook.batch_order})`, `priority ${hook.priority}`, hook.required ? 'required' : 'optional', `timeout ${hook.timeout} ms`];
-      print(`${hook.webhook_method} ${hook.webhook_type} ${hook.hook_name} -> ${hook.url} [${flags.join(', ')}] from ${hook.source}`);
+      const flags = [
+        `batch ${hook.batch_name} (order ${hook.batch_order})`,
+        `priority ${hook.priority}`,
+        hook.required ? 'required' : 'optional',
+        `timeout ${hook.timeout} ms`,
+      ];
+      print(
+        `${hook.webhook_method} ${hook.webhook_type} ${hook.hook_name} -> ${hook.url} [${flags.join(', ')}] from ${hook.source}`,
+      );
     }
   }
 }
