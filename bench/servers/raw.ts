@@ -9,7 +9,7 @@
 import Database, { type Statement } from 'better-sqlite3';
 import { nowTimestamp, toItem, toRecommendation, truthy } from './common.js';
 import type { ItemInput, ItemOut, ItemReadRow, RecommendationRow, TokenRow } from './common.js';
-import { insertChunks, itemUpdates, newItemRows, newItems, type ProductRow } from './rawAddItems.js';
+import { INSERT_COLUMNS, insertChunks, itemUpdates, newItemRows, newItems, type ProductRow } from './rawAddItems.js';
 import { found, recommendationKey, requireDatabase, serveRaw } from './referenceServer.js';
 
 const url = requireDatabase(/^sqlite:/, 'the raw reference server runs on SQLite only');
@@ -39,18 +39,6 @@ const sql = {
   ),
   touch: db.prepare('update `dispensary_recommendation` set `updated_at` = ? where `recommendation_id` = ?'),
 };
-const ITEM_COLUMNS = [
-  'item_id',
-  'recommendation_id',
-  'sku',
-  'sku_key',
-  'qty',
-  'autoship_interval',
-  'note',
-  'fulfillment_type',
-  'doctor_id',
-  'location_id',
-] as const;
 
 /** Statements whose text depends on a count or a column set, each prepared once. */
 const prepared = new Map<string, Statement>();
@@ -70,7 +58,6 @@ const productsIn = (n: number) =>
  * The very SQL knex writes for a multi-row insert on SQLite (columns sorted, one row as VALUES,
  * several as SELECT ... UNION ALL SELECT ... WHERE true): the same statement for SQLite to run.
  */
-const INSERT_COLUMNS = [...ITEM_COLUMNS].sort();
 const insertItems = (n: number) =>
   statement(`insert:${n}`, () => {
     const head = `insert into \`dispensary_recommendation_item\` (${INSERT_COLUMNS.map((c) => `\`${c}\``).join(', ')})`;

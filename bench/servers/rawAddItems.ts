@@ -8,6 +8,21 @@ import { randomUUID } from 'node:crypto';
 import { inputError, MSG, skuKey, UPDATABLE, type ItemInput, type ItemOut, type ItemRow } from './common.js';
 import type { Errors } from './rawValidation.js';
 
+const ITEM_COLUMNS = [
+  'item_id',
+  'recommendation_id',
+  'sku',
+  'sku_key',
+  'qty',
+  'autoship_interval',
+  'note',
+  'fulfillment_type',
+  'doctor_id',
+  'location_id',
+] as const;
+/** The item columns in the order knex writes them in a multi-row insert (sorted), for the raw references' inserts. */
+export const INSERT_COLUMNS = [...ITEM_COLUMNS].sort();
+
 /** A catalog product as Add Items reads it (`is_in_stock`: 1/0 on SQLite, a boolean on PostgreSQL). */
 export interface ProductRow {
   sku: string;

@@ -13,7 +13,7 @@ import pg from 'pg';
 import { parseDatabaseUrl } from '../../app/framework/db/databaseUrl.js';
 import { nowTimestamp, toItem, toRecommendation, truthy } from './common.js';
 import type { ItemInput, ItemOut, ItemReadRow, RecommendationRow, TokenRow } from './common.js';
-import { insertChunks, itemUpdates, newItemRows, newItems, type ProductRow } from './rawAddItems.js';
+import { INSERT_COLUMNS, insertChunks, itemUpdates, newItemRows, newItems, type ProductRow } from './rawAddItems.js';
 import { found, recommendationKey, requireDatabase, serveRaw } from './referenceServer.js';
 
 const url = requireDatabase(/^postgres(ql)?:\/\//, 'the raw PostgreSQL reference server runs on PostgreSQL only');
@@ -64,19 +64,6 @@ const sql = {
     text: 'update "dispensary_recommendation" set "updated_at" = $1 where "recommendation_id" = $2',
   },
 } satisfies Record<string, Named>;
-const ITEM_COLUMNS = [
-  'item_id',
-  'recommendation_id',
-  'sku',
-  'sku_key',
-  'qty',
-  'autoship_interval',
-  'note',
-  'fulfillment_type',
-  'doctor_id',
-  'location_id',
-] as const;
-const INSERT_COLUMNS = [...ITEM_COLUMNS].sort();
 
 /** Statements whose text depends on a count or a column set: one name per shape. */
 const shapes = new Map<string, Named>();
