@@ -11,17 +11,18 @@ import pino from 'pino';
 import { Application, type ApplicationOptions } from '../bootstrap/Application.js';
 import { logLevel, readDeploymentConfig } from '../bootstrap/DeploymentConfig.js';
 import type { CommandList } from '../framework/console/CommandList.js';
+import { addCommand, type ConsoleCommand } from '../framework/console/ConsoleCommand.js';
 import type { CliContext } from './commands/CliContext.js';
 import type { ModuleCommandContext } from './commands/ModuleCommandContext.js';
-import { addModuleEnableDisableCommands } from './commands/moduleEnableDisable.js';
-import { addModuleUninstallCommand } from './commands/moduleUninstall.js';
-import { addSetupDbStatusCommand } from './commands/setupDbStatus.js';
-import { addEventListCommand } from './commands/eventList.js';
-import { addModuleStatusCommand } from './commands/moduleStatus.js';
-import { addPluginListCommand } from './commands/pluginList.js';
-import { addRouteListCommand } from './commands/routeList.js';
-import { addSetupUpgradeCommand } from './commands/setupUpgrade.js';
-import { addQueueCommands } from './queueCommands.js';
+import { moduleEnableDisableCommands } from './commands/moduleEnableDisable.js';
+import { moduleUninstallCommand } from './commands/moduleUninstall.js';
+import { setupDbStatusCommand } from './commands/setupDbStatus.js';
+import { eventListCommand } from './commands/eventList.js';
+import { moduleStatusCommand } from './commands/moduleStatus.js';
+import { pluginListCommand } from './commands/pluginList.js';
+import { routeListCommand } from './commands/routeList.js';
+import { setupUpgradeCommand } from './commands/setupUpgrade.js';
+import { queueCommands } from './queueCommands.js';
 
 export interface CliIo {
   out: (line: string) => void;
@@ -33,13 +34,21 @@ const defaultIo: CliIo = {
   err: (line) => process.stderr.write(`${line}\n`),
 };
 
-const MODULE_COMMANDS = new Set(['module:status', 'module:enable', 'module:disable', 'module:uninstall', 'setup:db:status']);
+const MODULE_COMMANDS = new Set([
+  'module:status',
+  'module:enable',
+  'module:disable',
+  'module:uninstall',
+  'setup:db:status',
+]);
 
-function addModuleCommands(program: Command, context: ModuleCommandContext): void {
-  addModuleStatusCommand(program, context);
-  addModuleEnableDisableCommands(program, context);
-  addModuleUninstallCommand(program, context);
-  addSetupDbStatusCommand(program, context);
+function moduleCommands(context: ModuleCommandContext): ConsoleCommand[] {
+  return [
+    moduleStatusCommand(context),
+    ...moduleEnableDisableCommands(context),
+    moduleUninstallCommand(context),
+    setupDbStatusCommand(context),
+  ];
 }
 
 function newProgram(io: CliIo): Command {
@@ -50,7 +59,13 @@ function newProgram(io: CliIo): Command {
 }
 
 /** Parses, then runs the action a command set: its exit code, or 1 with the error's message. */
-async function parseAndRun(program: Command, argv: string[], io: CliIo, getAction: () => (() => Promise<number | void>) | undefined, developerMode: boolean): Promise<number> {
+async function parseAndRun(
+  program: Command,
+  argv: string[],
+  io: CliIo,
+  getAction: () => (() => Promise<number | void>) | undefined,
+  developerMode: boolean,
+): Promise<number> {
   try {
     await program.parseAsync(argv);
   } catch (error) {
@@ -78,7 +93,7 @@ export async function runCli(argv: string[], io: CliIo = defaultIo, options: App
   const setAction = (fn: () => Promise<number | void>) => (action = fn);
   if (MODULE_COMMANDS.has(argv[2] ?? '')) {
     const program = newProgram(io);
-    addModuleCommands(program, { options, logger, out: io.out, setAction });
+    for (const command of moduleCommands({ options, logger })) addCommand(program, command, setAction, io.out);
     return parseAndRun(program, argv, io, () => action, readDeploymentConfig(options).developerMode);
   }
   const app = await Application.create({ ...options, area: 'global', logger });
@@ -90,34 +105,24 @@ export async function runCli(argv: string[], io: CliIo = defaultIo, options: App
       app,
       options,
       logger,
-      out: io.out,
-      setAction,
       openApp: async (area) => {
         const opened = await Application.create({ ...options, area, logger });
         extraApps.push(opened);
         return opened;
       },
     };
-    addModuleCommands(program, context);
-    addSetupUpgradeCommand(program, context);
-    addPluginListCommand(program, context);
-    addEventListCommand(program, context);
-    addRouteListCommand(program, context);
-    addQueueCommands(program, { options, logger, out: io.out, upgrade: () => app.setupUpgrade(), setAction });
-
+    const frameworkCommands = [
+      ...moduleCommands(context),
+      setupUpgradeCommand(context),
+      pluginListCommand(context),
+      eventListCommand(context),
+      routeListCommand(context),
+      ...queueCommands({ options, logger, upgrade: () => app.setupUpgrade() }),
+    ];
+    for (const command of frameworkCommands) addCommand(program, command, setAction, io.out);
+    // A module's command applies pending migrations first, unless its definition says needsDatabase: false.
     const commandList = app.get<CommandList>('Framework\\Console\\CommandList');
-    for (const command of commandList.list()) {
-      const sub = program.command(command.name).description(command.description);
-      command.configure(sub);
-      sub.action((...received: unknown[]) => {
-        const cmd = received[received.length - 1] as Command;
-        const positional = received.slice(0, -2).filter((a): a is string => typeof a === 'string');
-        action = async () => {
-          if (command.needsDatabase !== false) await app.setupUpgrade();
-          await command.execute(cmd.opts(), positional, io.out);
-        };
-      });
-    }
+    for (const command of commandList.list()) addCommand(program, command, setAction, io.out, () => app.setupUpgrade());
 
     return await parseAndRun(program, argv, io, () => action, app.config.developerMode);
   } finally {

@@ -66,7 +66,9 @@ export {
 export { ConnectionProvider } from './db/ConnectionProvider.js';
 export { PreparedInsert, PreparedQuery, preparedQuery } from './db/PreparedQuery.js';
 export { hasRowLocks, isUniqueViolation, nowTimestamp, type Dialect } from './db/dialect.js';
-export type { CliCommand } from './console/CommandList.js';
+export {
+  collect, type CliCommand, type CommandDefinition, type CommandInput, type CommandOption, type ConsoleCommand, type Print,
+} from './console/ConsoleCommand.js';
 export type { DataInstaller } from './setup/DataInstallerList.js';
 export { StoreResolverInterface } from './store/StoreResolverInterface.js';
 export { AuthorizationInterface, type AuthorizationRequest, type CalledRequest } from './webapi/AuthorizationInterface.js';

@@ -7,39 +7,18 @@
  * Env (read through app/bootstrap/DeploymentConfig.ts): DATABASE_URL, PORT, HOST.
  */
 import 'reflect-metadata';
-import { randomUUID } from 'node:crypto';
+import http from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type Joi from 'joi';
 import knexFactory, { type Knex } from 'knex';
-import { databaseUrl, readListenAddress } from '../../app/bootstrap/DeploymentConfig.js';
+import { databaseUrl } from '../../app/bootstrap/DeploymentConfig.js';
 import { itemsRequestSchema } from '../../modules/Dispensary/Recommendation/Api/schemas.js';
 // The product's column list; this reference loads the framework already (the joi schema above).
 import { ITEM_COLUMNS } from '../../modules/Dispensary/Recommendation/Model/ResourceModel/RecommendationResource.js';
-import {
-  BEARER,
-  checkToken,
-  hashToken,
-  HttpError,
-  inputError,
-  MSG,
-  notFound,
-  nowTimestamp,
-  skuKey,
-  toItem,
-  toRecommendation,
-  TOKEN_PATTERN,
-  truthy,
-  unauthorized,
-  UPDATABLE,
-  UUID,
-  type ItemInput,
-  type ItemOut,
-  type ItemReadRow,
-  type ItemRow,
-  type Params,
-  type RecommendationRow,
-  type TokenRow,
-} from './common.js';
+import { HttpError, inputError, MSG, nowTimestamp, toItem, toRecommendation, truthy } from './common.js';
+import type { ItemInput, ItemOut, ItemReadRow, Params, RecommendationRow, TokenRow } from './common.js';
+import { itemUpdates, newItemRows, newItems, type ProductRow } from './rawAddItems.js';
+import { authorizer, found, listenUntilStopped, recommendationKey } from './referenceServer.js';
 
 /**
  * A knex config as a user writes it: the same driver and pragmas the service uses. A copy of
@@ -85,7 +64,12 @@ function knexConfig(url: string): Knex.Config {
   }
   const schema = parsed.searchParams.get('schema');
   parsed.searchParams.delete('schema');
-  return { client: 'pg', connection: { connectionString: parsed.toString() }, searchPath: schema ? [schema] : undefined, pool: { min: 0, max: 10 } };
+  return {
+    client: 'pg',
+    connection: { connectionString: parsed.toString() },
+    searchPath: schema ? [schema] : undefined,
+    pool: { min: 0, max: 10 },
+  };
 }
 
 const url = databaseUrl();
@@ -94,39 +78,28 @@ const lockRows = !url.startsWith('sqlite:');
 
 interface StoreRow {
   store_id: number;
-  code: string;
   is_active: number | boolean;
-  is_default: number | boolean;
 }
 
-const stores = new Map<string, number>();
-
-async function resolveStore(code: string | undefined): Promise<number> {
-  const key = code ?? '';
-  const cached = stores.get(key);
-  if (cached !== undefined) return cached;
-  const row = (code === undefined
-    ? await knex('store').where({ is_default: true }).first()
-    : /^[a-z][a-z0-9_]{0,31}$/.test(code)
-      ? await knex('store').where({ code }).first()
-      : undefined) as StoreRow | undefined;
-  if (!row || !row.is_active) throw new HttpError(400, MSG.unknownStore, { storeCode: key.slice(0, 64) });
-  stores.set(key, Number(row.store_id));
-  return Number(row.store_id);
-}
-
-async function authorize(req: Request, storeId: number): Promise<void> {
-  const token = BEARER.exec(req.headers.authorization ?? '')?.[1];
-  if (!token || !TOKEN_PATTERN.test(token)) throw unauthorized();
-  const hash = hashToken(token);
-  const row = (await knex('integration_token').where({ token_hash: hash }).first()) as TokenRow | undefined;
-  checkToken(row, hash, storeId);
-}
+/** The route's store id (the default store without a scope), once the caller's token is checked against it. */
+const authorize = authorizer({
+  // async: a knex query is a thenable, not a promise.
+  storeRow: async (code) =>
+    (await knex('store')
+      .where(code === null ? { is_default: true } : { code })
+      .first()) as StoreRow | undefined,
+  tokenRow: async (hash) =>
+    (await knex('integration_token').where({ token_hash: hash }).first()) as TokenRow | undefined,
+});
 
 function validate(body: unknown): ItemInput[] {
   const value = (body as Record<string, unknown> | undefined)?.recommendation;
   if (value === undefined) throw inputError([{ phrase: MSG.required, parameters: { fieldName: 'recommendation' } }]);
-  const result = itemsRequestSchema.validate(value, { abortEarly: false, convert: true, errors: { wrap: { label: false } } });
+  const result = itemsRequestSchema.validate(value, {
+    abortEarly: false,
+    convert: true,
+    errors: { wrap: { label: false } },
+  });
   if (result.error) throw inputError(result.error.details.map(joiError));
   return (result.value as { items: ItemInput[] }).items;
 }
@@ -137,20 +110,27 @@ function joiError(detail: Joi.ValidationErrorItem): { phrase: string; parameters
   const error = detail.context?.error as { phrase?: string; parameters?: Params } | undefined;
   if (detail.type === 'any.required') return { phrase: MSG.required, parameters: { fieldName } };
   if (detail.type === 'object.unknown') return { phrase: MSG.unknownField, parameters: { fieldName } };
-  if (detail.type === 'any.custom' && error?.phrase) return { phrase: error.phrase, parameters: { ...error.parameters } };
+  if (detail.type === 'any.custom' && error?.phrase)
+    return { phrase: error.phrase, parameters: { ...error.parameters } };
   const raw = detail.context?.value as unknown;
   const text = typeof raw === 'string' ? raw : raw === undefined ? '' : (JSON.stringify(raw) ?? String(raw));
-  return { phrase: MSG.invalid, parameters: { fieldName, value: text.length > 200 ? `${text.slice(0, 200)}...` : text } };
+  return {
+    phrase: MSG.invalid,
+    parameters: { fieldName, value: text.length > 200 ? `${text.slice(0, 200)}...` : text },
+  };
 }
 
-async function loadRecommendation(db: Knex, id: string, storeId: number, forUpdate: boolean): Promise<RecommendationRow> {
-  const key = id.trim().toLowerCase();
-  if (!UUID.test(key)) throw notFound(id);
-  const query = db('dispensary_recommendation').where('recommendation_id', key).andWhere('store_id', storeId);
+async function loadRecommendation(
+  db: Knex,
+  id: string,
+  storeId: number,
+  forUpdate: boolean,
+): Promise<RecommendationRow> {
+  const query = db('dispensary_recommendation')
+    .where('recommendation_id', recommendationKey(id))
+    .andWhere('store_id', storeId);
   if (forUpdate && lockRows) query.forUpdate();
-  const row = (await query.first()) as RecommendationRow | undefined;
-  if (!row) throw notFound(id);
-  return row;
+  return found((await query.first()) as RecommendationRow | undefined, id);
 }
 
 async function readItems(db: Knex, recommendationId: string): Promise<{ key: string; item: ItemOut }[]> {
@@ -162,93 +142,49 @@ async function readItems(db: Knex, recommendationId: string): Promise<{ key: str
   return rows.map((row) => ({ key: row.sku_key, item: toItem(row, row.product_sku, truthy(row.is_in_stock)) }));
 }
 
-interface ProductRow {
-  sku: string;
-  sku_key: string;
-  status: number | string;
-  is_in_stock: number | boolean | string;
-}
-
 async function addItems(trx: Knex.Transaction, id: string, storeId: number, input: ItemInput[]) {
   const rec = await loadRecommendation(trx, id, storeId, true);
   const stored = await readItems(trx, rec.recommendation_id);
   const existing = new Set(stored.map((s) => s.key));
   const items = stored.map((s) => s.item);
   // First occurrence of each new sku wins; skus already in the recommendation are ignored.
-  const first = new Map<string, { item: ItemInput; index: number }>();
-  input.forEach((item, index) => {
-    const key = skuKey(item.sku);
-    if (!first.has(key) && !existing.has(key)) first.set(key, { item, index });
-  });
+  const first = newItems(input, existing);
   if (first.size === 0) return toRecommendation(rec, items);
-  const keys = [...new Set([...first.values()].map(({ item }) => skuKey(item.sku)))].filter((k) => k !== '');
-  const found = (await trx('catalog_product')
+  const matching = (await trx('catalog_product')
     .select(['entity_id', 'sku', 'sku_key', 'name', 'price', 'status', 'is_in_stock'])
-    .whereIn('sku_key', keys)) as ProductRow[];
-  const products = new Map(found.map((p) => [p.sku_key, p]));
-  const errors: { phrase: string; parameters: Params }[] = [];
-  const rows: ItemRow[] = [];
-  for (const [key, { item, index }] of first) {
-    const product = products.get(key);
-    const where = { sku: item.sku, fieldName: `recommendation.items[${index}].sku` };
-    if (!product) errors.push({ phrase: MSG.productNotFound, parameters: where });
-    else if (Number(product.status) === 2) errors.push({ phrase: MSG.productDisabled, parameters: where });
-    else {
-      rows.push({
-        item_id: randomUUID(),
-        recommendation_id: rec.recommendation_id,
-        sku: product.sku,
-        sku_key: skuKey(product.sku),
-        qty: item.qty,
-        autoship_interval: item.autoship_interval ?? 'once',
-        note: item.note ?? null,
-        fulfillment_type: item.fulfillment_type ?? 'automatic',
-        doctor_id: item.doctor_id ?? null,
-        location_id: item.location_id ?? null,
-      });
-    }
-  }
-  if (errors.length) throw inputError(errors);
+    .whereIn('sku_key', [...first.keys()])) as ProductRow[];
+  const products = new Map(matching.map((p) => [p.sku_key, p]));
+  const rows = newItemRows(first, products, rec.recommendation_id);
   // 100 rows per statement, as the service: SQLite refuses a compound SELECT of more than 500 terms.
   for (let i = 0; i < rows.length; i += 100) {
-    await trx('dispensary_recommendation_item').insert(rows.slice(i, i + 100)).onConflict(['recommendation_id', 'sku_key']).ignore();
+    await trx('dispensary_recommendation_item')
+      .insert(rows.slice(i, i + 100))
+      .onConflict(['recommendation_id', 'sku_key'])
+      .ignore();
   }
   for (const row of rows) {
     const product = products.get(row.sku_key)!;
     items.push(toItem(row, product.sku, product.is_in_stock === true || Number(product.is_in_stock) === 1));
   }
   rec.updated_at = nowTimestamp();
-  await trx('dispensary_recommendation').where('recommendation_id', rec.recommendation_id).update({ updated_at: rec.updated_at });
+  await trx('dispensary_recommendation')
+    .where('recommendation_id', rec.recommendation_id)
+    .update({ updated_at: rec.updated_at });
   return toRecommendation(rec, items);
 }
 
 async function updateItems(trx: Knex.Transaction, id: string, storeId: number, input: ItemInput[]) {
   const rec = await loadRecommendation(trx, id, storeId, true);
-  const stored = await readItems(trx, rec.recommendation_id);
-  const items = stored.map((s) => s.item);
-  const byKey = new Map(stored.map((s) => [s.key, s.item]));
-  const before = new Map(items.map((item) => [item.item_id, { ...item }]));
-  for (const change of input) {
-    const item = byKey.get(skuKey(change.sku)) as unknown as Record<string, unknown> | undefined;
-    if (!item) continue;
-    for (const [field, fallback] of UPDATABLE) {
-      const value = change[field as keyof ItemInput];
-      if (value !== undefined) item[field] = value ?? fallback;
-    }
+  const { items, updates } = itemUpdates(await readItems(trx, rec.recommendation_id), input);
+  for (const { itemId, fields, values } of updates) {
+    const changes = Object.fromEntries(fields.map((field, i) => [field, values[i]]));
+    await trx('dispensary_recommendation_item').where('item_id', itemId).update(changes);
   }
-  let changed = false;
-  for (const item of items) {
-    const old = before.get(item.item_id)!;
-    const changes: Record<string, unknown> = {};
-    for (const [field] of UPDATABLE) if (item[field] !== old[field]) changes[field] = item[field];
-    if (Object.keys(changes).length) {
-      changed = true;
-      await trx('dispensary_recommendation_item').where('item_id', item.item_id).update(changes);
-    }
-  }
-  if (changed) {
+  if (updates.length) {
     rec.updated_at = nowTimestamp();
-    await trx('dispensary_recommendation').where('recommendation_id', rec.recommendation_id).update({ updated_at: rec.updated_at });
+    await trx('dispensary_recommendation')
+      .where('recommendation_id', rec.recommendation_id)
+      .update({ updated_at: rec.updated_at });
   }
   return toRecommendation(rec, items);
 }
@@ -274,32 +210,23 @@ app.use(express.json({ limit: '1mb' }));
 
 const ITEM_ROUTE = '/rest{/:scope}/V1/dispensary/recommendation/:id/item';
 
-app.post(ITEM_ROUTE, async (req, res) => {
+/** Add Items (POST) and Update Items (PUT): the same checks, then the operation in one transaction. */
+const itemRoute = (operation: typeof addItems) => async (req: Request, res: Response) => {
   try {
-    const storeId = await resolveStore(req.params.scope);
-    await authorize(req, storeId);
+    const storeId = await authorize((req.params.scope as string | undefined) ?? null, req.headers.authorization);
     const input = validate(req.body);
-    res.json(await knex.transaction((trx) => addItems(trx, req.params.id as string, storeId, input)));
+    res.json(await knex.transaction((trx) => operation(trx, req.params.id as string, storeId, input)));
   } catch (error) {
     fail(res, error);
   }
-});
+};
 
-app.put(ITEM_ROUTE, async (req, res) => {
-  try {
-    const storeId = await resolveStore(req.params.scope);
-    await authorize(req, storeId);
-    const input = validate(req.body);
-    res.json(await knex.transaction((trx) => updateItems(trx, req.params.id as string, storeId, input)));
-  } catch (error) {
-    fail(res, error);
-  }
-});
+app.post(ITEM_ROUTE, itemRoute(addItems));
+app.put(ITEM_ROUTE, itemRoute(updateItems));
 
 app.get('/rest{/:scope}/V1/dispensary/recommendation/:id', async (req, res) => {
   try {
-    const storeId = await resolveStore(req.params.scope);
-    await authorize(req, storeId);
+    const storeId = await authorize(req.params.scope ?? null, req.headers.authorization);
     const rec = await loadRecommendation(knex, req.params.id as string, storeId, false);
     const items = (await readItems(knex, rec.recommendation_id)).map((s) => s.item);
     res.json(toRecommendation(rec, items));
@@ -318,8 +245,4 @@ app.use((_req: Request, res: Response) => {
 
 app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => fail(res, error));
 
-const { port, host } = readListenAddress({ port: 3001, host: '127.0.0.1' });
-const server = app.listen(port, host);
-const stop = () => server.close(() => void knex.destroy().then(() => process.exit(0)));
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
+listenUntilStopped(http.createServer(app), 3001, () => knex.destroy());

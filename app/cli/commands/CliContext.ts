@@ -8,9 +8,6 @@ export interface CliContext {
   readonly app: Application;
   readonly options: ApplicationOptions;
   readonly logger: Logger;
-  readonly out: (line: string) => void;
-  /** Sets what the command line runs (commander only parses; the action runs after). */
-  readonly setAction: (action: () => Promise<number | void>) => void;
   /** An application of another area, closed when the command line ends. */
   readonly openApp: (area: Area) => Promise<Application>;
 }

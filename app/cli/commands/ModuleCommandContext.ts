@@ -5,7 +5,12 @@ import { readDeploymentConfig } from '../../bootstrap/DeploymentConfig.js';
 import { moduleConfigFileOf, moduleSourcesOf } from '../../bootstrap/moduleLocations.js';
 import { parseDatabaseUrl, type Dialect } from '../../framework/db/dialect.js';
 import type { Logger } from '../../framework/logging/logger.js';
-import { discoverModules, readModuleConfig, type ModuleConfig, type ModuleDefinition } from '../../framework/module/ModuleLoader.js';
+import {
+  discoverModules,
+  readModuleConfig,
+  type ModuleConfig,
+  type ModuleDefinition,
+} from '../../framework/module/ModuleLoader.js';
 
 /**
  * What the module commands (module:status, module:enable, module:disable, module:uninstall,
@@ -15,19 +20,23 @@ import { discoverModules, readModuleConfig, type ModuleConfig, type ModuleDefini
 export interface ModuleCommandContext {
   readonly options: ApplicationOptions;
   readonly logger: Logger;
-  readonly out: (line: string) => void;
-  /** Sets what the command line runs; a number it answers is the exit code. */
-  readonly setAction: (action: () => Promise<number | void>) => void;
 }
 
 /** The module folders' modules (enabled or not) and etc/config.json, read now. */
-export function readModuleState(options: ApplicationOptions): { installed: ModuleDefinition[]; config: ModuleConfig; configFile: string } {
+export function readModuleState(options: ApplicationOptions): {
+  installed: ModuleDefinition[];
+  config: ModuleConfig;
+  configFile: string;
+} {
   const configFile = moduleConfigFileOf(options);
   return { installed: discoverModules(moduleSourcesOf(options)), config: readModuleConfig(configFile), configFile };
 }
 
 /** Runs `work` on the service's database, then closes the connection. */
-export async function withDatabase<T>(context: ModuleCommandContext, work: (knex: Knex, dialect: Dialect) => Promise<T>): Promise<T> {
+export async function withDatabase<T>(
+  context: ModuleCommandContext,
+  work: (knex: Knex, dialect: Dialect) => Promise<T>,
+): Promise<T> {
   const database = parseDatabaseUrl(readDeploymentConfig(context.options).databaseUrl);
   const knex = createKnex(database, context.logger);
   try {

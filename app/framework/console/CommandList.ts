@@ -1,29 +1,28 @@
-import type { Command } from 'commander';
+import type { CliCommand, CommandInput, ConsoleCommand, Print } from './ConsoleCommand.js';
 
 /**
- * A CLI command contributed by a module through di.xml:
+ * The CLI commands modules contribute through di.xml:
  *
  *   <type name="Framework\Console\CommandList"><arguments>
  *     <argument name="commands" xsi:type="array">
  *       <item name="store_create" xsi:type="object">Vendor\Module\Console\StoreCreateCommand</item>
  *     </argument></arguments></type>
+ *
+ * Each item is a `ConsoleCommand` (ConsoleCommand.ts), or a `CliCommand`, the older form, which
+ * declares itself on the commander command in code.
  */
-export interface CliCommand {
-  /** `group:action`, e.g. `store:create`. */
-  readonly name: string;
-  readonly description: string;
-  /** Whether pending migrations must be applied first (default true). */
-  readonly needsDatabase?: boolean;
-  /** Declares arguments and options on the commander command. */
-  configure(command: Command): void;
-  /** Runs it; `print` writes a line to stdout. Throw to fail with exit code 1. */
-  execute(options: Record<string, unknown>, args: string[], print: (line: string) => void): Promise<void>;
+export class CommandList {
+  constructor(readonly commands: Record<string, ConsoleCommand | CliCommand> = {}) {}
+
+  list(): ConsoleCommand[] {
+    return Object.values(this.commands).map((command) => ('definition' in command ? command : fromCliCommand(command)));
+  }
 }
 
-export class CommandList {
-  constructor(readonly commands: Record<string, CliCommand> = {}) {}
-
-  list(): CliCommand[] {
-    return Object.values(this.commands);
-  }
+function fromCliCommand(command: CliCommand): ConsoleCommand {
+  const { name, description, needsDatabase } = command;
+  return {
+    definition: { name, description, needsDatabase, configure: (declared) => command.configure(declared) },
+    run: ({ args, options }: CommandInput, print: Print) => command.execute({ ...options }, [...args], print),
+  };
 }

@@ -154,6 +154,23 @@ for (const mode of QUEUE_MODES) {
       expect((await outboxRows()).map((row) => row.status)).to.deep.equal(['delivered']);
     });
 
+    it('events:dead-letter:retry should send again the dead letters named by id', async () => {
+      await subscribe({ name: ITEMS_ADDED, destination: receiver.url('/events'), secret: SECRET });
+      receiver.answer = () => ({ status: 500, raw: 'down' });
+      ok(await w.d.add(r.recommendation_id, { recommendation: { items: [{ sku: 'E-2', qty: 2 }] } }));
+      await drain(consumer(3));
+      const rows = w.d.t.app.knex('event_outbox').select('outbox_id', 'status');
+      const [dead] = (await rows) as { outbox_id: number; status: string }[];
+      expect(dead!.status).to.equal('dead');
+      const refused = await w.d.t.cli('events:dead-letter:retry', 'x');
+      expect([refused.code, refused.err.join('\n')]).to.deep.equal([1, 'Error: Ids are whole numbers']);
+      receiver.answer = () => ({ status: 200, raw: '' });
+      const retried = await w.d.t.cli('events:dead-letter:retry', String(dead!.outbox_id));
+      expect([retried.code, retried.out]).to.deep.equal([0, ['1 event(s) will be delivered again.']]);
+      await drain();
+      expect((await outboxRows()).map((row) => row.status)).to.deep.equal(['delivered']);
+    });
+
     it("should deliver one entity's events in order, even when the first needs retries", async () => {
       await subscribe({ name: ITEMS_ADDED, destination: receiver.url('/events'), secret: SECRET, fields: [{ name: 'added' }] });
       let failures = 2;

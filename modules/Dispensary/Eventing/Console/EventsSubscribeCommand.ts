@@ -1,5 +1,5 @@
-import type { Command } from 'commander';
-import { inject, injectable, type CliCommand } from '#framework';
+import { collect, inject, injectable } from '#framework';
+import type { CommandDefinition, CommandInput, ConsoleCommand, Print } from '#framework';
 import { EventSubscriptionManagementInterface } from '../Api/EventSubscriptionManagementInterface.js';
 
 /**
@@ -7,25 +7,30 @@ import { EventSubscriptionManagementInterface } from '../Api/EventSubscriptionMa
  * [--secret] [--priority]`.
  */
 @injectable()
-export class EventsSubscribeCommand implements CliCommand {
-  readonly name = 'events:subscribe';
-  readonly description = 'Subscribe an event (observer.<event_name>) to a destination URL; prints the generated secret once';
+export class EventsSubscribeCommand implements ConsoleCommand {
+  readonly definition: CommandDefinition = {
+    name: 'events:subscribe',
+    description: 'Subscribe an event (observer.<event_name>) to a destination URL; prints the generated secret once',
+    arguments: [{ syntax: '<name>', description: 'observer.<event_name>, or an alias name with --parent' }],
+    options: [
+      { flags: '--destination <url>', description: 'http(s) URL the events are POSTed to', required: true },
+      { flags: '--parent <event>', description: 'the event an alias name listens to' },
+      {
+        flags: '--field <path>',
+        description: 'a dot path of the event data to send (repeatable); none: all of it',
+        parse: collect,
+      },
+      { flags: '--rule <field:operator:value>', description: 'send only when it holds (repeatable)', parse: collect },
+      { flags: '--secret <whsec>', description: 'the signing secret (default: generated and printed once)' },
+      { flags: '--priority', description: 'deliver through the priority queue, ahead of the others' },
+    ],
+  };
 
-  constructor(@inject(EventSubscriptionManagementInterface) private readonly subscriptions: EventSubscriptionManagementInterface) {}
+  constructor(
+    @inject(EventSubscriptionManagementInterface) private readonly subscriptions: EventSubscriptionManagementInterface,
+  ) {}
 
-  configure(command: Command): void {
-    const many = (value: string, previous: string[] = []) => [...previous, value];
-    command
-      .argument('<name>', 'observer.<event_name>, or an alias name with --parent')
-      .requiredOption('--destination <url>', 'http(s) URL the events are POSTed to')
-      .option('--parent <event>', 'the event an alias name listens to')
-      .option('--field <path>', 'a dot path of the event data to send (repeatable); none: all of it', many)
-      .option('--rule <field:operator:value>', 'send only when it holds (repeatable)', many)
-      .option('--secret <whsec>', 'the signing secret (default: generated and printed once)')
-      .option('--priority', 'deliver through the priority queue, ahead of the others');
-  }
-
-  async execute(options: Record<string, unknown>, args: string[], print: (line: string) => void): Promise<void> {
+  async run({ args, options }: CommandInput, print: Print): Promise<void> {
     const rules = ((options.rule as string[] | undefined) ?? []).map((rule) => {
       const [field = '', operator = '', ...value] = rule.split(':');
       return { field, operator, value: value.join(':') };

@@ -1,20 +1,22 @@
-import type { Command } from 'commander';
-import { inject, injectable, type CliCommand } from '#framework';
+import { inject, injectable } from '#framework';
+import type { CommandDefinition, CommandInput, ConsoleCommand, Print } from '#framework';
 import { EventSubscriptionManagementInterface } from '../Api/EventSubscriptionManagementInterface.js';
 
 @injectable()
-export class EventsUnsubscribeCommand implements CliCommand {
-  readonly name = 'events:unsubscribe';
-  readonly description = 'Remove a run-time event subscription';
+export class EventsUnsubscribeCommand implements ConsoleCommand {
+  readonly definition: CommandDefinition = {
+    name: 'events:unsubscribe',
+    description: 'Remove a run-time event subscription',
+    arguments: [{ syntax: '<name>', description: 'the subscription name' }],
+  };
 
-  constructor(@inject(EventSubscriptionManagementInterface) private readonly subscriptions: EventSubscriptionManagementInterface) {}
+  constructor(
+    @inject(EventSubscriptionManagementInterface) private readonly subscriptions: EventSubscriptionManagementInterface,
+  ) {}
 
-  configure(command: Command): void {
-    command.argument('<name>', 'the subscription name');
-  }
-
-  async execute(_options: Record<string, unknown>, args: string[], print: (line: string) => void): Promise<void> {
-    if (!(await this.subscriptions.unsubscribe(args[0]!))) throw new Error(`No run-time subscription is named "${args[0]}"`);
+  async run({ args }: CommandInput, print: Print): Promise<void> {
+    if (!(await this.subscriptions.unsubscribe(args[0]!)))
+      throw new Error(`No run-time subscription is named "${args[0]}"`);
     print(`Unsubscribed ${args[0]}.`);
   }
 }

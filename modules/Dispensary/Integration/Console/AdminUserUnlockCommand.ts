@@ -1,21 +1,21 @@
-import type { Command } from 'commander';
-import { inject, injectable, type CliCommand } from '#framework';
+import { inject, injectable } from '#framework';
+import type { CommandDefinition, CommandInput, ConsoleCommand, Print } from '#framework';
 import type { LoginFailureLog } from '../Model/LoginFailureLog.js';
 import { usernameKey } from '../Model/usernameKey.js';
+import { USERNAME } from './options.js';
 
 /** `admin:user:unlock --username <u>`: Magento's command of that name; clears the failed-login count. */
 @injectable()
-export class AdminUserUnlockCommand implements CliCommand {
-  readonly name = 'admin:user:unlock';
-  readonly description = 'Unlock an admin user name locked by failed logins';
+export class AdminUserUnlockCommand implements ConsoleCommand {
+  readonly definition: CommandDefinition = {
+    name: 'admin:user:unlock',
+    description: 'Unlock an admin user name locked by failed logins',
+    options: [USERNAME],
+  };
 
   constructor(@inject('Dispensary\\Integration\\Model\\LoginFailureLog') private readonly failures: LoginFailureLog) {}
 
-  configure(command: Command): void {
-    command.requiredOption('--username <username>', 'admin user name (any case)');
-  }
-
-  async execute(options: Record<string, unknown>, _args: string[], print: (line: string) => void): Promise<void> {
+  async run({ options }: CommandInput, print: Print): Promise<void> {
     const cleared = await this.failures.reset(usernameKey(String(options.username)));
     print(cleared ? `Unlocked "${String(options.username)}".` : `"${String(options.username)}" was not locked.`);
   }

@@ -1,20 +1,20 @@
-import type { Command } from 'commander';
-import { inject, injectable, type CliCommand } from '#framework';
+import { inject, injectable } from '#framework';
+import type { CommandDefinition, CommandInput, ConsoleCommand, Print } from '#framework';
 import { IntegrationTokenServiceInterface } from '../Api/IntegrationTokenServiceInterface.js';
+import { INTEGRATION_NAME } from './options.js';
 
 /** `integration:token:revoke --name <name>`: effective at once, in every server process. */
 @injectable()
-export class TokenRevokeCommand implements CliCommand {
-  readonly name = 'integration:token:revoke';
-  readonly description = 'Revoke the active integration token of that name';
+export class TokenRevokeCommand implements ConsoleCommand {
+  readonly definition: CommandDefinition = {
+    name: 'integration:token:revoke',
+    description: 'Revoke the active integration token of that name',
+    options: [INTEGRATION_NAME],
+  };
 
   constructor(@inject(IntegrationTokenServiceInterface) private readonly tokens: IntegrationTokenServiceInterface) {}
 
-  configure(command: Command): void {
-    command.requiredOption('--name <name>', 'integration name');
-  }
-
-  async execute(options: Record<string, unknown>, _args: string[], print: (line: string) => void): Promise<void> {
+  async run({ options }: CommandInput, print: Print): Promise<void> {
     await this.tokens.revoke(String(options.name));
     print(`Revoked the token "${String(options.name)}".`);
   }

@@ -1,23 +1,32 @@
-import type { Command } from 'commander';
-import { inject, injectable, type CliCommand } from '#framework';
+import { inject, injectable } from '#framework';
+import type { CommandDefinition, CommandInput, ConsoleCommand, Print } from '#framework';
 import { StoreConfigManagerInterface } from '../Api/StoreConfigManagerInterface.js';
 
 /** `store:config:set [--store <code>] <path> <value>` */
 @injectable()
-export class StoreConfigSetCommand implements CliCommand {
-  readonly name = 'store:config:set';
-  readonly description = 'Set a store configuration value (GET /V1/store/storeConfigs), for one store or, without --store, for all';
+export class StoreConfigSetCommand implements ConsoleCommand {
+  readonly definition: CommandDefinition = {
+    name: 'store:config:set',
+    description:
+      'Set a store configuration value (GET /V1/store/storeConfigs), for one store or, without --store, for all',
+    arguments: [
+      {
+        syntax: '<path>',
+        description: 'e.g. general/locale/code, currency/options/base, general/locale/timezone, web/unsecure/base_url',
+      },
+      { syntax: '<value>', description: 'the value' },
+    ],
+    options: [
+      {
+        flags: '--store <code>',
+        description: 'only this store (default: the default scope, which every store inherits)',
+      },
+    ],
+  };
 
   constructor(@inject(StoreConfigManagerInterface) private readonly config: StoreConfigManagerInterface) {}
 
-  configure(command: Command): void {
-    command
-      .argument('<path>', 'e.g. general/locale/code, currency/options/base, general/locale/timezone, web/unsecure/base_url')
-      .argument('<value>', 'the value')
-      .option('--store <code>', 'only this store (default: the default scope, which every store inherits)');
-  }
-
-  async execute(options: Record<string, unknown>, args: string[], print: (line: string) => void): Promise<void> {
+  async run({ args, options }: CommandInput, print: Print): Promise<void> {
     const [path, value] = args as [string, string];
     const store = options.store === undefined ? null : String(options.store);
     await this.config.saveValue(path, value, store);

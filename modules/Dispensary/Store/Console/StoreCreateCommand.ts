@@ -1,24 +1,27 @@
-import type { Command } from 'commander';
-import { inject, injectable, type CliCommand } from '#framework';
+import { inject, injectable } from '#framework';
+import type { CommandDefinition, CommandInput, ConsoleCommand, Print } from '#framework';
 import { StoreRepositoryInterface } from '../Api/StoreRepositoryInterface.js';
 
 /** `store:create --code <code> --name <name>` */
 @injectable()
-export class StoreCreateCommand implements CliCommand {
-  readonly name = 'store:create';
-  readonly description = 'Create a store (a practice); its code is then a {scope} of the REST API';
+export class StoreCreateCommand implements ConsoleCommand {
+  readonly definition: CommandDefinition = {
+    name: 'store:create',
+    description: 'Create a store (a practice); its code is then a {scope} of the REST API',
+    options: [
+      {
+        flags: '--code <code>',
+        description: 'store code: a lower-case letter, then letters, digits or _, at most 32',
+        required: true,
+      },
+      { flags: '--name <name>', description: 'store name', required: true },
+    ],
+  };
 
   constructor(@inject(StoreRepositoryInterface) private readonly stores: StoreRepositoryInterface) {}
 
-  configure(command: Command): void {
-    command
-      .requiredOption('--code <code>', 'store code: a lower-case letter, then letters, digits or _, at most 32')
-      .requiredOption('--name <name>', 'store name');
-  }
-
-  async execute(options: Record<string, unknown>, _args: string[], print: (line: string) => void): Promise<void> {
-    const code = String(options.code);
-    const store = await this.stores.create(code, String(options.name));
+  async run({ options }: CommandInput, print: Print): Promise<void> {
+    const store = await this.stores.create(String(options.code), String(options.name));
     print(`Created store "${store.code}" (id ${store.id}).`);
   }
 }

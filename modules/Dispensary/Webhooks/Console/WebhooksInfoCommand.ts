@@ -1,5 +1,5 @@
-import type { Command } from 'commander';
-import { FrameworkServices, inject, injectable, type CliCommand, type HookPointList } from '#framework';
+import { FrameworkServices, inject, injectable } from '#framework';
+import type { CommandDefinition, CommandInput, ConsoleCommand, HookPointList, Print } from '#framework';
 import { observerHookName, pluginHookName } from '../Model/hookNames.js';
 
 /**
@@ -7,29 +7,36 @@ import { observerHookName, pluginHookName } from '../Model/hookNames.js';
  * receives (each value is its type; `fields` choose and rename within it).
  */
 @injectable()
-export class WebhooksInfoCommand implements CliCommand {
-  readonly name = 'webhooks:info';
-  readonly description = 'Print the payload a webhook of that name receives';
-  readonly needsDatabase = false;
+export class WebhooksInfoCommand implements ConsoleCommand {
+  readonly definition: CommandDefinition = {
+    name: 'webhooks:info',
+    description: 'Print the payload a webhook of that name receives',
+    needsDatabase: false,
+    arguments: [
+      {
+        syntax: '<name>',
+        description: 'e.g. plugin.dispensary.recommendation.api.recommendation_item_management.add_items',
+      },
+    ],
+    options: [{ flags: '--webhook-type <type>', description: 'before or after', default: 'before' }],
+  };
 
   constructor(@inject(FrameworkServices.HookPointList) private readonly points: HookPointList) {}
 
-  configure(command: Command): void {
-    command.argument('<name>', 'e.g. plugin.dispensary.recommendation.api.recommendation_item_management.add_items');
-    command.option('--webhook-type <type>', 'before or after', 'before');
-  }
-
-  async execute(options: Record<string, unknown>, args: string[], print: (line: string) => void): Promise<void> {
+  async run({ args, options }: CommandInput, print: Print): Promise<void> {
     const name = args[0] ?? '';
     const type = String(options.webhookType);
     if (type !== 'before' && type !== 'after') throw new Error('--webhook-type must be before or after');
     if (name.startsWith('observer.')) {
       const event = name.slice('observer.'.length);
-      if (!this.points.eventNames().map(observerHookName).includes(name)) print(`(no events.xml names ${event}: it may still be dispatched)`);
+      if (!this.points.eventNames().map(observerHookName).includes(name))
+        print(`(no events.xml names ${event}: it may still be dispatched)`);
       print(JSON.stringify({ eventName: event, data: '{...the data the event is dispatched with}' }, null, 2));
       return;
     }
-    const call = (await this.points.serviceCalls()).find((candidate) => pluginHookName(candidate.serviceClass, candidate.method) === name);
+    const call = (await this.points.serviceCalls()).find(
+      (candidate) => pluginHookName(candidate.serviceClass, candidate.method) === name,
+    );
     if (!call) throw new Error(`No webhook is named "${name}": see webhooks:list:all`);
     const payload: Record<string, unknown> = {};
     call.params.forEach((param, index) => (payload[param] = call.types[index]));

@@ -1,23 +1,29 @@
-import type { Command } from 'commander';
-import { inject, injectable, type CliCommand } from '#framework';
+import { inject, injectable, type CommandDefinition, type ConsoleCommand, type Print } from '#framework';
 import { HookRegistry } from '../Model/HookRegistry.js';
 
 /** `webhooks:list`: the hooks in force, from webhooks.xml files and from the REST routes (never a secret). */
 @injectable()
-export class WebhooksListCommand implements CliCommand {
-  readonly name = 'webhooks:list';
-  readonly description = 'List the subscribed webhooks (webhooks.xml and run-time subscriptions)';
+export class WebhooksListCommand implements ConsoleCommand {
+  readonly definition: CommandDefinition = {
+    name: 'webhooks:list',
+    description: 'List the subscribed webhooks (webhooks.xml and run-time subscriptions)',
+  };
 
   constructor(@inject('Dispensary\\Webhooks\\Model\\HookRegistry') private readonly registry: HookRegistry) {}
 
-  configure(_command: Command): void {}
-
-  async execute(_options: Record<string, unknown>, _args: string[], print: (line: string) => void): Promise<void> {
+  async run(_input: unknown, print: Print): Promise<void> {
     const hooks = await this.registry.all();
     if (hooks.length === 0) print('No webhooks.');
     for (const hook of hooks) {
-      const flags = [`batch ${hook.batch_name} (order ${hook.batch_order})`, `priority ${hook.priority}`, hook.required ? 'required' : 'optional', `timeout ${hook.timeout} ms`];
-      print(`${hook.webhook_method} ${hook.webhook_type} ${hook.hook_name} -> ${hook.url} [${flags.join(', ')}] from ${hook.source}`);
+      const flags = [
+        `batch ${hook.batch_name} (order ${hook.batch_order})`,
+        `priority ${hook.priority}`,
+        hook.required ? 'required' : 'optional',
+        `timeout ${hook.timeout} ms`,
+      ];
+      print(
+        `${hook.webhook_method} ${hook.webhook_type} ${hook.hook_name} -> ${hook.url} [${flags.join(', ')}] from ${hook.source}`,
+      );
     }
   }
 }
