@@ -32,7 +32,10 @@ import { healthEndpoint } from './healthEndpoint.js';
 
 /** What the HTTP app is built from; an Application has all of it. */
 export interface HttpAppDeps {
-  readonly config: Pick<DeploymentConfig, 'trustProxy' | 'developerMode' | 'bodyLimit' | 'maxJsonDepth' | 'bodyTimeoutMs' | 'metricsToken'>;
+  readonly config: Pick<
+    DeploymentConfig,
+    'trustProxy' | 'developerMode' | 'bodyLimit' | 'maxJsonDepth' | 'bodyTimeoutMs' | 'metricsToken'
+  >;
   readonly logger: Logger;
   /** Each checked route with the contract method it calls (start-up phase 4). */
   readonly routes: ReadonlyMap<RouteDefinition, MethodSpec>;
