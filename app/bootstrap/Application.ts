@@ -1,6 +1,6 @@
 /**
  * The runtime of one process and area (`webapi_rest` for the server, `global` for the CLI).
- * Start-up runs in phases, one file each under phases/, in this order:
+ * Start-up runs in phases, one file each in this folder, in this order:
  *
  *   1. loadConfiguration  the deployment settings, the modules in load order, their merged etc/*.xml
  *   2. openResources      the database pool, the queue, the shared state (each connects on use)
@@ -36,16 +36,16 @@ import type { ApplicationOptions } from './ApplicationOptions.js';
 import type { DeploymentConfig } from './DeploymentConfig.js';
 import { METRICS_REGISTRY } from './frameworkServices.js';
 import { createHttpApp, type HttpAppDeps } from './HttpApp.js';
-import { buildContainer, type Container } from './phases/buildContainer.js';
-import { checkRoutes } from './phases/checkRoutes.js';
-import { loadConfiguration, type Configuration } from './phases/loadConfiguration.js';
-import { closeResources, openResources, type Resources } from './phases/openResources.js';
+import { buildContainer, type Container } from './buildContainer.js';
+import { checkRoutes } from './checkRoutes.js';
+import { loadConfiguration, type Configuration } from './loadConfiguration.js';
+import { closeResources, openResources, type Resources } from './openResources.js';
 import {
   migrationSourceOf,
   upgradeDatabase,
   type UpgradeResult,
   type UpgradeSubject,
-} from './phases/upgradeDatabase.js';
+} from './upgradeDatabase.js';
 import { createRouteTarget, type RouteTargetSources } from './routeTarget.js';
 
 export type { ApplicationOptions } from './ApplicationOptions.js';
@@ -143,7 +143,7 @@ export class Application implements HttpAppDeps, RouteTargetSources, UpgradeSubj
     return migrationSourceOf(this);
   }
 
-  /** Start-up phase 5: pending migrations, then the data installers (phases/upgradeDatabase.ts). */
+  /** Start-up phase 5: pending migrations, then the data installers (upgradeDatabase.ts). */
   setupUpgrade(): Promise<UpgradeResult> {
     return upgradeDatabase(this);
   }

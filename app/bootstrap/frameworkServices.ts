@@ -17,8 +17,8 @@ import { StoreResolverInterface } from '../framework/store/StoreResolverInterfac
 import { AuthorizationInterface } from '../framework/webapi/AuthorizationInterface.js';
 import { ServiceCallHooksInterface } from '../framework/webapi/ServiceCallHooks.js';
 import { hookPointList } from './hookPointList.js';
-import type { Configuration } from './phases/loadConfiguration.js';
-import type { Resources } from './phases/openResources.js';
+import type { Configuration } from './loadConfiguration.js';
+import type { Resources } from './openResources.js';
 
 /** Names the runtime itself provides to di.xml. */
 export const FRAMEWORK_TYPES: ReadonlyMap<string, unknown> = new Map<string, unknown>([

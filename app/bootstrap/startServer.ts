@@ -8,7 +8,7 @@ import type http from 'node:http';
 import { Application } from './Application.js';
 import type { ApplicationOptions } from './ApplicationOptions.js';
 import type { ServerSettings } from './DeploymentConfig.js';
-import { serve } from './phases/serve.js';
+import { serve } from './serve.js';
 
 export interface StartedServer {
   readonly app: Application;

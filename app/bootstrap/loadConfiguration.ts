@@ -3,25 +3,25 @@
  * sets), the modules in load order, and each etc/*.xml merged over them. Reads files only; a
  * mistake in any of them stops start-up here, naming the file.
  */
-import { readAclConfig, type AclResource } from '../../framework/config/AclConfig.js';
-import type { Area } from '../../framework/config/Area.js';
-import { readDiConfig, type DiConfig } from '../../framework/config/DiConfig.js';
-import { readWebapiConfig, type RouteDefinition } from '../../framework/config/WebapiConfig.js';
-import { readEventConfig, type EventConfig } from '../../framework/event/EventConfig.js';
+import { readAclConfig, type AclResource } from '../framework/config/AclConfig.js';
+import type { Area } from '../framework/config/Area.js';
+import { readDiConfig, type DiConfig } from '../framework/config/DiConfig.js';
+import { readWebapiConfig, type RouteDefinition } from '../framework/config/WebapiConfig.js';
+import { readEventConfig, type EventConfig } from '../framework/event/EventConfig.js';
 import {
   readExtensionAttributesConfig,
   type ExtensionAttributesConfig,
-} from '../../framework/extension/ExtensionAttributesConfig.js';
-import { createLogger, type Logger } from '../../framework/logging/logger.js';
+} from '../framework/extension/ExtensionAttributesConfig.js';
+import { createLogger, type Logger } from '../framework/logging/logger.js';
 import {
   discoverModules,
   orderModules,
   readModuleConfig,
   type ModuleDefinition,
-} from '../../framework/module/ModuleLoader.js';
-import type { ApplicationOptions } from '../ApplicationOptions.js';
-import { logLevel, readDeploymentConfig, type DeploymentConfig } from '../DeploymentConfig.js';
-import { moduleConfigFileOf, moduleSourcesOf } from '../moduleLocations.js';
+} from '../framework/module/ModuleLoader.js';
+import type { ApplicationOptions } from './ApplicationOptions.js';
+import { logLevel, readDeploymentConfig, type DeploymentConfig } from './DeploymentConfig.js';
+import { moduleConfigFileOf, moduleSourcesOf } from './moduleLocations.js';
 
 export interface Configuration {
   /** `webapi_rest` for the server, `global` for the CLI: which di.xml and events.xml apply. */

@@ -4,7 +4,7 @@
  * migrations (and so its tables) are kept: each such module is named in a warning and in `kept`.
  */
 import type { Knex } from 'knex';
-import { appliedMigrationNames, recordMigrationOwners } from '../../framework/db/MigrationOwners.js';
+import { appliedMigrationNames, recordMigrationOwners } from '../framework/db/MigrationOwners.js';
 import {
   groupKept,
   keptWarning,
@@ -12,11 +12,11 @@ import {
   moduleMigrationFiles,
   ModuleMigrationSource,
   type KeptMigrations,
-} from '../../framework/db/MigrationSource.js';
-import { parseDatabaseUrl, type DatabaseSettings } from '../../framework/db/dialect.js';
-import type { DataInstallerList } from '../../framework/setup/DataInstallerList.js';
-import type { DeploymentConfig } from '../DeploymentConfig.js';
-import { createKnex } from '../createKnex.js';
+} from '../framework/db/MigrationSource.js';
+import { parseDatabaseUrl, type DatabaseSettings } from '../framework/db/dialect.js';
+import type { DataInstallerList } from '../framework/setup/DataInstallerList.js';
+import type { DeploymentConfig } from './DeploymentConfig.js';
+import { createKnex } from './createKnex.js';
 import type { Configuration } from './loadConfiguration.js';
 
 /** What the upgrade needs; an Application has all of it. */

@@ -3,9 +3,9 @@
  * method exists, a class serves it, its ACL resources are known; validateRoutes.ts) and gets the
  * contract method's spec, extended with the extension attributes of the data it takes and returns.
  */
-import type { RouteDefinition } from '../../framework/config/WebapiConfig.js';
-import type { MethodSpec } from '../../framework/contract/Contract.js';
-import { validateRoutes } from '../validateRoutes.js';
+import type { RouteDefinition } from '../framework/config/WebapiConfig.js';
+import type { MethodSpec } from '../framework/contract/Contract.js';
+import { validateRoutes } from './validateRoutes.js';
 import type { Container } from './buildContainer.js';
 import type { Configuration } from './loadConfiguration.js';
 

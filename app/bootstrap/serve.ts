@@ -3,9 +3,9 @@
  * (HttpApp.ts), listening on PORT and HOST. Answers once it listens; a port it cannot bind rejects.
  */
 import type http from 'node:http';
-import { redactUrl } from '../../framework/db/dialect.js';
-import type { DeploymentConfig, ServerSettings } from '../DeploymentConfig.js';
-import { createHttpServer, type HttpServerSource } from '../HttpServer.js';
+import { redactUrl } from '../framework/db/dialect.js';
+import type { DeploymentConfig, ServerSettings } from './DeploymentConfig.js';
+import { createHttpServer, type HttpServerSource } from './HttpServer.js';
 import type { Configuration } from './loadConfiguration.js';
 
 /** What serving needs; an Application has all of it. */

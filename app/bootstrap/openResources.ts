@@ -4,12 +4,12 @@
  * the queue on first use, Redis in the background. Closed by closeResources (Application.close).
  */
 import type { Knex } from 'knex';
-import { ConnectionProvider } from '../../framework/db/ConnectionProvider.js';
-import { parseDatabaseUrl, type DatabaseSettings } from '../../framework/db/dialect.js';
-import { createQueueConnection } from '../../framework/queue/createQueueConnection.js';
-import type { QueueConnection } from '../../framework/queue/QueueConnection.js';
-import { SharedState } from '../../framework/shared/SharedState.js';
-import { createKnex } from '../createKnex.js';
+import { ConnectionProvider } from '../framework/db/ConnectionProvider.js';
+import { parseDatabaseUrl, type DatabaseSettings } from '../framework/db/dialect.js';
+import { createQueueConnection } from '../framework/queue/createQueueConnection.js';
+import type { QueueConnection } from '../framework/queue/QueueConnection.js';
+import { SharedState } from '../framework/shared/SharedState.js';
+import { createKnex } from './createKnex.js';
 import type { Configuration } from './loadConfiguration.js';
 
 export interface Resources {

@@ -6,16 +6,16 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ClassResolver } from '../../framework/di/ClassResolver.js';
-import { ObjectManager } from '../../framework/di/ObjectManager.js';
-import { EventManager } from '../../framework/event/EventManager.js';
-import { validateObservers } from '../../framework/event/validateObservers.js';
-import { ExtensionAttributesProcessor } from '../../framework/extension/ExtensionAttributes.js';
-import { loadDataInterfaces } from '../../framework/extension/loadDataInterfaces.js';
-import type { ApplicationOptions } from '../ApplicationOptions.js';
-import { FRAMEWORK_TYPES, frameworkInstances } from '../frameworkServices.js';
-import { PROJECT_ROOT } from '../paths.js';
-import { preloadClasses, referencedNames } from '../preloadClasses.js';
+import { ClassResolver } from '../framework/di/ClassResolver.js';
+import { ObjectManager } from '../framework/di/ObjectManager.js';
+import { EventManager } from '../framework/event/EventManager.js';
+import { validateObservers } from '../framework/event/validateObservers.js';
+import { ExtensionAttributesProcessor } from '../framework/extension/ExtensionAttributes.js';
+import { loadDataInterfaces } from '../framework/extension/loadDataInterfaces.js';
+import type { ApplicationOptions } from './ApplicationOptions.js';
+import { FRAMEWORK_TYPES, frameworkInstances } from './frameworkServices.js';
+import { PROJECT_ROOT } from './paths.js';
+import { preloadClasses, referencedNames } from './preloadClasses.js';
 import type { Configuration } from './loadConfiguration.js';
 import type { Resources } from './openResources.js';
 
