@@ -39,8 +39,6 @@ export default tseslint.config(
         'error',
         {
           roots: ['app'],
-          // Start-up's one loop, left to the change that splits start-up into phases.
-          allowedCycles: [['app/bootstrap/Application.ts', 'app/bootstrap/HttpApp.ts']],
         },
       ],
     },

@@ -1,16 +1,17 @@
 /**
- * `npm start`: applies pending migrations and data installers, then serves the REST API.
+ * `npm start`: the start-up phases (checks the configuration, applies pending migrations and data
+ * installers; app/bootstrap/startServer.ts), then serves the REST API.
  * SIGTERM/SIGINT: stop accepting, let requests in flight finish (SHUTDOWN_GRACE_MS at most),
  * close the pool, flush the logs (bounded), exit 0. Whatever hangs (a pool that will not close,
  * a stdout nobody reads), the process is gone within the grace period plus one second; a second
  * signal exits at once.
  */
 import 'reflect-metadata';
-import { Application } from '../bootstrap/Application.js';
+import type http from 'node:http';
+import type { Application } from '../bootstrap/Application.js';
 import { readServerSettings } from '../bootstrap/DeploymentConfig.js';
-import { createHttpServer } from '../bootstrap/HttpServer.js';
+import { startServer } from '../bootstrap/startServer.js';
 import { ConfigError } from '../framework/xml/xml.js';
-import { redactUrl } from '../framework/db/dialect.js';
 import { DatabaseStorageError } from '../framework/db/MigrationSource.js';
 import { flushLogs } from '../framework/logging/logger.js';
 
@@ -20,18 +21,13 @@ const SHUTDOWN_SLACK_MS = 1_000;
 const SIGNAL_EXIT_CODES: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
 
 async function main(): Promise<void> {
-  const app = await Application.create({ area: 'webapi_rest' });
-  const { migrations } = await app.setupUpgrade();
-  if (migrations.length) app.logger.info({ migrations }, 'applied migrations');
-  const server = createHttpServer(app);
-  const onListening = () => {
-    const address = server.address();
-    const actualPort = typeof address === 'object' && address ? address.port : port;
-    app.logger.info({ port: actualPort, database: redactUrl(app.config.databaseUrl), modules: app.modules.map((m) => m.name) }, `listening on port ${actualPort}`);
-  };
-  if (host) server.listen(port, host, onListening);
-  else server.listen(port, onListening);
+  // Start-up phases 1-6 (app/bootstrap/Application.ts): nothing listens before the routes are checked.
+  const { app, server } = await startServer({ area: 'webapi_rest' }, { port, host });
+  stopOnSignals(app, server);
+}
 
+/** SIGTERM/SIGINT: a graceful shutdown; a second signal exits at once. */
+function stopOnSignals(app: Application, server: http.Server): void {
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) {

@@ -1,15 +1,23 @@
 /**
- * The Express app of an Application: the request observer, `/rest` on the front controller (and
- * the async web API), `/health`, `/metrics`, `/swagger`, and a JSON 404 for anything else.
+ * The Express app: the request observer, `/rest` on the front controller (and the async web API),
+ * `/health`, `/metrics`, `/swagger`, and a JSON 404 for anything else. It takes what it mounts
+ * (HttpAppDeps), not the Application that has it.
  */
 import express from 'express';
+import type { Knex } from 'knex';
 import { BulkManagementInterface } from '../framework/bulk/BulkManagementInterface.js';
 import type { RouteDefinition } from '../framework/config/WebapiConfig.js';
+import type { MethodSpec } from '../framework/contract/Contract.js';
+import type { DatabaseHealth } from '../framework/db/DatabaseHealth.js';
 import { UnitOfWork } from '../framework/db/UnitOfWork.js';
 import type { ObjectManager } from '../framework/di/ObjectManager.js';
+import type { ExtensionAttributesProcessor } from '../framework/extension/ExtensionAttributes.js';
+import type { Logger } from '../framework/logging/logger.js';
+import type { Metrics } from '../framework/observability/Metrics.js';
 import { metricsEndpoint } from '../framework/observability/metricsEndpoint.js';
 import { requestObserver } from '../framework/observability/RequestObserver.js';
 import { traceOf } from '../framework/observability/RequestTrace.js';
+import type { SharedState } from '../framework/shared/SharedState.js';
 import { StoreResolverInterface } from '../framework/store/StoreResolverInterface.js';
 import { AsyncController } from '../framework/webapi/AsyncController.js';
 import { AuthorizationInterface } from '../framework/webapi/AuthorizationInterface.js';
@@ -19,55 +27,77 @@ import type { RouteTarget } from '../framework/webapi/RouteTarget.js';
 import { RouteRegistry } from '../framework/webapi/RouteRegistry.js';
 import { generateAsyncSchema, generateSchema } from '../framework/webapi/SchemaGenerator.js';
 import { swaggerPage } from '../framework/webapi/SwaggerPage.js';
-import type { Application } from './Application.js';
+import type { DeploymentConfig } from './DeploymentConfig.js';
 import { healthEndpoint } from './healthEndpoint.js';
 
-export function createHttpApp(application: Application): express.Express {
-  const { config, logger, objectManager, routes } = application;
+/** What the HTTP app is built from; an Application has all of it. */
+export interface HttpAppDeps {
+  readonly config: Pick<
+    DeploymentConfig,
+    'trustProxy' | 'developerMode' | 'bodyLimit' | 'maxJsonDepth' | 'bodyTimeoutMs' | 'metricsToken'
+  >;
+  readonly logger: Logger;
+  /** Each checked route with the contract method it calls (start-up phase 4). */
+  readonly routes: ReadonlyMap<RouteDefinition, MethodSpec>;
+  /** What a route calls (routeTarget.ts), the same one for the front controller and the async web API. */
+  routeTarget(route: RouteDefinition): RouteTarget;
+  /** For the schemas (`/rest/<scope>/schema`). */
+  readonly extensionAttributes: ExtensionAttributesProcessor;
+  /** Where the services some module may serve (store resolution, authorization, bulks) are looked up. */
+  readonly objectManager: Pick<ObjectManager, 'isBound' | 'get'>;
+  /** The unit of work's transactions and /health's probe. */
+  readonly knex: Knex;
+  readonly health: DatabaseHealth;
+  readonly shared: SharedState;
+  readonly metrics: Metrics;
+}
+
+export function createHttpApp(deps: HttpAppDeps): express.Express {
+  const { config, logger, objectManager, routes } = deps;
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'extended');
   app.set('trust proxy', config.trustProxy);
-  app.use(requestObserver(logger, application.metrics));
+  app.use(requestObserver(logger, deps.metrics));
   const schemas = new Map<string, unknown>();
   const asyncSchemas = new Map<string, unknown>();
   const registry = new RouteRegistry<RouteTarget>();
-  for (const route of routes.keys()) registry.add(route, application.routeTarget(route));
+  for (const route of routes.keys()) registry.add(route, deps.routeTarget(route));
   const controller = new FrontController({
     routes: registry,
     stores: optional(objectManager, StoreResolverInterface.name),
     authorization: optional(objectManager, AuthorizationInterface.name),
-    unitOfWork: new UnitOfWork(application.knex),
+    unitOfWork: new UnitOfWork(deps.knex),
     errors: new ErrorRenderer(logger, config.developerMode),
     bodyLimit: config.bodyLimit,
     maxJsonDepth: config.maxJsonDepth,
     bodyTimeoutMs: config.bodyTimeoutMs,
-    health: application.health,
+    health: deps.health,
     async: (checks) =>
       new AsyncController(
-        [...routes.keys()].map((route) => [route, application.routeTarget(route)] as [RouteDefinition, RouteTarget]),
+        [...routes.keys()].map((route) => [route, deps.routeTarget(route)] as [RouteDefinition, RouteTarget]),
         optional(objectManager, BulkManagementInterface.name),
         checks,
       ),
     schema: (scopeCode) => {
       let document = schemas.get(scopeCode);
-      if (!document) schemas.set(scopeCode, (document = generateSchema(routes, scopeCode, application.extensionAttributes)));
+      if (!document) schemas.set(scopeCode, (document = generateSchema(routes, scopeCode, deps.extensionAttributes)));
       return document;
     },
     asyncSchema: (scopeCode) => {
       let document = asyncSchemas.get(scopeCode);
       if (!document) {
-        document = generateAsyncSchema(routes, scopeCode, application.extensionAttributes);
+        document = generateAsyncSchema(routes, scopeCode, deps.extensionAttributes);
         asyncSchemas.set(scopeCode, document);
       }
       return document;
     },
   });
-  app.get('/health', healthEndpoint(application.knex, application.health, application.shared, logger));
+  app.get('/health', healthEndpoint(deps.knex, deps.health, deps.shared, logger));
   app.get('/metrics', (req, res, next) => {
     traceOf(res).route = '/metrics';
-    metricsEndpoint(application.metrics, config.metricsToken)(req, res).catch(next);
+    metricsEndpoint(deps.metrics, config.metricsToken)(req, res).catch(next);
   });
   app.use('/rest', controller.handle);
   app.use('/swagger', swaggerPage());
@@ -78,7 +108,7 @@ export function createHttpApp(application: Application): express.Express {
 }
 
 /** A service some module may serve (store resolution, authorization, bulks), looked up on first use. */
-function optional<T>(objectManager: ObjectManager, name: string): () => T | null {
+function optional<T>(objectManager: HttpAppDeps['objectManager'], name: string): () => T | null {
   let cached: T | null | undefined;
   return () => (cached ??= objectManager.isBound(name) ? objectManager.get<T>(name) : null);
 }

@@ -7,14 +7,21 @@
  */
 import http from 'node:http';
 import type { Socket } from 'node:net';
-import type { Application } from './Application.js';
+import type { Express } from 'express';
+import type { DeploymentConfig } from './DeploymentConfig.js';
 
 const CLIENT_ERRORS: Record<string, [number, string, string]> = {
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'The request did not arrive in time.'],
   HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'The request headers are too large.'],
 };
 
-export function createHttpServer(app: Application): http.Server {
+/** What the server is built from; an Application has both. */
+export interface HttpServerSource {
+  http(): Express;
+  readonly config: Pick<DeploymentConfig, 'headersTimeoutMs' | 'requestTimeoutMs'>;
+}
+
+export function createHttpServer(app: HttpServerSource): http.Server {
   const { headersTimeoutMs, requestTimeoutMs } = app.config;
   const express = app.http();
   const server = http.createServer(
