@@ -46,6 +46,11 @@ const CHANGED_CODE: Record<string, string> = {
   'message queue (amqp, db) and the async operations consumer, compile': 'the consumer is in webapi/, bulk/ the contracts',
   'npm test -- test/modules/Catalog/products.test.ts # one file; or a folder, a quoted glob, mocha options (--grep)':
     'README.md: HTTP suites are named *.http.test.ts now (products.http.test.ts)',
+  // Issue 22 split start-up into phases: docs/request-path.md's layout names the phase files.
+  'app/bootstrap/ Application.ts: modules -> config -> container -> routes, one concept per file:': 'phases, in order',
+  'DeploymentConfig.ts (the only reader of process.env), createKnex.ts,': 'under loadConfiguration.ts and openResources.ts',
+  'preloadClasses.ts, validateRoutes.ts, routeTarget.ts (what a route calls),': 'under buildContainer.ts, checkRoutes.ts',
+  'HttpApp.ts (Express: /rest, /metrics, /swagger), healthEndpoint.ts (/health),': 'HttpApp.ts takes HttpAppDeps now',
 };
 
 /** The old walk "A request, from the socket to SQL and back": rewritten folder by folder (requestPath.test.ts). */
