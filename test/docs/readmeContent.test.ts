@@ -51,6 +51,9 @@ const CHANGED_CODE: Record<string, string> = {
   'DeploymentConfig.ts (the only reader of process.env), createKnex.ts,': 'under loadConfiguration.ts and openResources.ts',
   'preloadClasses.ts, validateRoutes.ts, routeTarget.ts (what a route calls),': 'under buildContainer.ts, checkRoutes.ts',
   'HttpApp.ts (Express: /rest, /metrics, /swagger), healthEndpoint.ts (/health),': 'HttpApp.ts takes HttpAppDeps now',
+  // Issue 22 named HTTP suites *.http.test.ts (docs/testing.md).
+  '`<Name>.<aspect>.test.ts` for HTTP tests through the real app of one part': 'now *.http.test.ts',
+  "(e.g. FrontController.output); the modules' tests in test/modules/; Magento's": 'FrontController.output.http',
 };
 
 /** The old walk "A request, from the socket to SQL and back": rewritten folder by folder (requestPath.test.ts). */
