@@ -25,7 +25,8 @@
  * [--no-one-bulk]: the consumers' batch size (CONSUMER_BATCH_SIZE; 1: one operation per transaction,
  * as before batching), without the synchronous route's run, each drain and the synchronous run
  * repeated N times interleaved, best kept (default 3; smoke 1); last, the N operations posted as one
- * bulk request, timed (--no-one-bulk leaves it out; --one-bulk runs only it).
+ * bulk request, timed (--no-one-bulk leaves it out; --one-bulk runs only it); --profile-consumers:
+ * the consumer processes run under node --cpu-prof (var/bench/profile/consumers/).
  * --scenario login-flood [--seconds S] [--baseline <ref>]: only the login-flood measurement
  * (bench/lib/loginFlood.ts), written to var/bench/login-flood.{json,md}.
  * --scenario webhooks [--requests N] [--events N]: the latency of one before-webhook on Add Items
@@ -142,6 +143,7 @@ async function asyncMain(argv: readonly string[]): Promise<void> {
     batchSize: value('--batch-size') === undefined ? undefined : Number(value('--batch-size')),
     skipSync: argv.includes('--no-sync'),
     rounds: Number(value('--rounds') ?? (smoke ? 1 : 3)),
+    profileConsumersDir: argv.includes('--profile-consumers') ? path.join(dir, 'profile', 'consumers') : undefined,
     log: (line: string) => process.stdout.write(`${line}\n`),
   };
   const onlyOneBulk = argv.includes('--one-bulk');

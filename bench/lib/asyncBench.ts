@@ -7,7 +7,9 @@
  * 2. Drain rate: those operations (10,000 by default) run by 1, 2 and 4 consumer processes
  *    (`queue:consumers:start async.operations.all`), on the `db` queue and on RabbitMQ (when
  *    AMQP_URL is set), timed from the moment the first consumer is consuming to the last
- *    operation complete.
+ *    operation complete; and again from the moment every consumer process is up (consuming, or on
+ *    SQLite standing by for the lease), so that the others' start-up (a second of CPU each, taken
+ *    from the first on 2 cores) is not charged to the drain ("all up").
  * 3. The same 10,000 Add Items through the synchronous route, with as many concurrent clients as
  *    the largest consumer count: the rate the asynchronous route is compared with.
  *
@@ -39,6 +41,8 @@ export interface AsyncBenchOptions {
   readonly batchSize?: number;
   /** Leave out the synchronous route's run (`--no-sync`, when only consumer settings are compared). */
   readonly skipSync?: boolean;
+  /** `--profile-consumers`: each consumer process runs under node --cpu-prof, its profile written here. */
+  readonly profileConsumersDir?: string;
   /** Every drain and the synchronous run repeated this many times (interleaved), the best kept (`--rounds`). */
   readonly rounds?: number;
   readonly log: (line: string) => void;
@@ -53,10 +57,20 @@ export interface DrainResult {
   readonly bulkRequestsPerSecond: number;
   readonly drainSeconds: number;
   readonly drainedPerSecond: number;
+  /**
+   * The drain rate from the moment every consumer process was up (consuming, or on SQLite standing
+   * by), so the others' start-up is not charged to it; undefined when a quarter of the operations
+   * or fewer were left by then.
+   */
+  readonly steadyPerSecond?: number;
+  /** Seconds from the first consumer consuming to the last one up. */
+  readonly allUpAfterSeconds?: number;
   /** 1-minute load average when the run started (os.loadavg: the bench's own processes included). */
   readonly loadAverage: number;
   /** Each round's drain rate, in order (the best is drainedPerSecond). */
   readonly roundRates?: number[];
+  /** Each round's steady rate (0: not measured in that round); the best is steadyPerSecond. */
+  readonly steadyRoundRates?: number[];
 }
 
 /** One request carrying every operation (`--one-bulk`): what the service answered and how long it took. */
@@ -120,23 +134,33 @@ function element(seeded: Seeded, k: number): { recommendationId: string; recomme
   return { recommendationId: seeded.recommendations[k % RECOMMENDATIONS]!, recommendation: { items: [{ sku: `ASYNC-${Math.floor(k / RECOMMENDATIONS)}`, qty: 1 }] } };
 }
 
-function spawnConsumer(databaseUrl: string, env: Record<string, string>): { child: ChildProcess; started: Promise<void> } {
-  const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'dist', 'app', 'bin', 'cli.js'), 'queue:consumers:start', 'async.operations.all'], {
+function spawnConsumer(
+  databaseUrl: string,
+  env: Record<string, string>,
+  profileDir?: string,
+): { child: ChildProcess; started: Promise<void>; up: Promise<void> } {
+  const profile = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
+  const child = spawn(process.execPath, [...profile, path.join(PROJECT_ROOT, 'dist', 'app', 'bin', 'cli.js'), 'queue:consumers:start', 'async.operations.all'], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
+  let onUp: () => void = () => undefined;
+  // Up: consuming, or (SQLite) standing by for the lease: its start-up is over either way.
+  const up = new Promise<void>((resolve) => (onUp = resolve));
   const started = new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       log += chunk.toString();
       if (log.includes('consumer: started')) resolve();
+      if (log.includes('consumer: started') || log.includes('consumer: standing by')) onUp();
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
     child.on('exit', (code) => reject(new Error(`consumer exited with ${code}: ${log.slice(-2000)}`)));
   });
-  return { child, started };
+  started.catch(() => undefined);
+  return { child, started, up };
 }
 
 async function drainRun(options: AsyncBenchOptions, queue: 'db' | 'amqp', consumers: number): Promise<DrainResult> {
@@ -165,18 +189,28 @@ async function drainRun(options: AsyncBenchOptions, queue: 'db' | 'amqp', consum
     const loadAverage = os.loadavg()[0]!;
 
     // 2. Drain, from the first consumer consuming to the last operation complete.
-    const spawned = Array.from({ length: consumers }, () => spawnConsumer(seeded.database.url, env));
+    const spawned = Array.from({ length: consumers }, () => spawnConsumer(seeded.database.url, env, options.profileConsumersDir));
     children.push(...spawned.map((s) => s.child));
     await Promise.race(spawned.map((s) => s.started));
     const drainStart = performance.now();
+    // The other consumers may still be starting (their start-up takes CPU from the first one):
+    // the steady rate counts from the moment every one of them is up.
+    let allUp = false;
+    void Promise.all(spawned.map((s) => s.up)).then(() => (allUp = true));
+    let steady: { start: number; open: number } | undefined;
     const deadline = Date.now() + 30 * 60_000;
     for (;;) {
+      const upNow = allUp;
       const row = (await knex('magento_operation').whereIn('status', [4, 2]).count({ n: '*' }).first()) as { n: number | string };
+      if (upNow && !steady) steady = { start: performance.now(), open: Number(row.n) };
       if (Number(row.n) === 0) break;
       if (Date.now() > deadline) throw new Error('drain did not finish in 30 minutes');
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    const drainSeconds = (performance.now() - drainStart) / 1000;
+    const drainEnd = performance.now();
+    const drainSeconds = (drainEnd - drainStart) / 1000;
+    // Undefined when the queue was (nearly) drained before the last consumer was up.
+    const steadyPerSecond = steady && steady.open >= options.operations / 4 ? steady.open / ((drainEnd - steady.start) / 1000) : undefined;
     const failed = (await knex('magento_operation').whereNot('status', 1).count({ n: '*' }).first()) as { n: number | string };
     if (Number(failed.n) !== 0) throw new Error(`${failed.n} operations did not complete`);
     const items = (await knex('dispensary_recommendation_item').count({ n: '*' }).first()) as { n: number | string };
@@ -190,6 +224,8 @@ async function drainRun(options: AsyncBenchOptions, queue: 'db' | 'amqp', consum
       bulkRequestsPerSecond: bulks / acceptSeconds,
       drainSeconds,
       drainedPerSecond: options.operations / drainSeconds,
+      steadyPerSecond,
+      allUpAfterSeconds: steady ? (steady.start - drainStart) / 1000 : undefined,
       loadAverage,
     };
   } finally {
@@ -330,6 +366,7 @@ export async function runAsyncBench(options: AsyncBenchOptions): Promise<AsyncBe
   const rounds = Math.max(1, options.rounds ?? 1);
   const best = new Map<string, DrainResult>();
   const rates = new Map<string, number[]>();
+  const steadyRates = new Map<string, number[]>();
   const queues: ('db' | 'amqp')[] = options.amqpUrl ? ['db', 'amqp'] : ['db'];
   if (!options.amqpUrl) options.log('AMQP_URL is not set: RabbitMQ runs skipped');
   const clients = Math.max(...options.consumerCounts);
@@ -340,10 +377,11 @@ export async function runAsyncBench(options: AsyncBenchOptions): Promise<AsyncBe
       for (const consumers of options.consumerCounts) {
         const result = await drainRun(options, queue, consumers);
         options.log(
-          `round ${round}, ${queue} queue, ${consumers} consumer(s): accepted ${result.operations} in ${result.acceptSeconds.toFixed(3)} s (${result.acceptedPerSecond.toFixed(0)} ops/s, ${result.bulkRequestsPerSecond.toFixed(2)} bulk requests/s), drained ${result.drainedPerSecond.toFixed(0)} ops/s (${result.drainSeconds.toFixed(2)} s), load ${result.loadAverage.toFixed(2)}`,
+          `round ${round}, ${queue} queue, ${consumers} consumer(s): accepted ${result.operations} in ${result.acceptSeconds.toFixed(3)} s (${result.acceptedPerSecond.toFixed(0)} ops/s, ${result.bulkRequestsPerSecond.toFixed(2)} bulk requests/s), drained ${result.drainedPerSecond.toFixed(0)} ops/s (${result.drainSeconds.toFixed(2)} s; all up after ${result.allUpAfterSeconds?.toFixed(2) ?? '-'} s, from then ${result.steadyPerSecond?.toFixed(0) ?? '-'} ops/s), load ${result.loadAverage.toFixed(2)}`,
         );
         const key = `${queue} ${consumers}`;
         rates.set(key, [...(rates.get(key) ?? []), result.drainedPerSecond]);
+        steadyRates.set(key, [...(steadyRates.get(key) ?? []), result.steadyPerSecond ?? 0]);
         const kept = best.get(key);
         if (!kept || result.drainedPerSecond > kept.drainedPerSecond) best.set(key, result);
       }
@@ -355,7 +393,10 @@ export async function runAsyncBench(options: AsyncBenchOptions): Promise<AsyncBe
       if (run.perSecond > sync.perSecond) sync = run;
     }
   }
-  const drains = [...best.entries()].map(([key, result]) => ({ ...result, roundRates: rates.get(key) }));
+  const drains = [...best.entries()].map(([key, result]) => {
+    const steadyBest = Math.max(...(steadyRates.get(key) ?? [0]));
+    return { ...result, steadyPerSecond: steadyBest > 0 ? steadyBest : undefined, roundRates: rates.get(key), steadyRoundRates: steadyRates.get(key) };
+  });
   if (!options.skipSync) sync = { ...sync, roundRates: syncRates };
   return { operations: options.operations, batchSize: options.batchSize ?? 'default', database: databaseUrl().split(':')[0]!, rounds, drains, sync };
 }
@@ -365,11 +406,11 @@ export function asyncMarkdown(report: AsyncBenchReport): string {
   const lines = [
     `### Asynchronous web API: ${report.operations} Add Items operations (${report.database}, consumer batch size ${report.batchSize}, best of ${report.rounds} round(s))`,
     '',
-    '| queue | consumers | accept (s) | accept (ops/s) | drain (ops/s) | drain time (s) | drain ÷ synchronous | load avg (1 min) | rounds (ops/s) |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| queue | consumers | accept (s) | accept (ops/s) | drain (ops/s) | drain time (s) | drain ÷ synchronous | all up: drain (ops/s) | all up ÷ synchronous | load avg (1 min) | rounds (ops/s) |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
     ...report.drains.map(
       (d) =>
-        `| ${d.queue} | ${d.consumers} | ${d.acceptSeconds.toFixed(3)} | ${d.acceptedPerSecond.toFixed(0)} | ${d.drainedPerSecond.toFixed(0)} | ${d.drainSeconds.toFixed(2)} | ${sync > 0 ? `${(d.drainedPerSecond / sync).toFixed(2)}×` : '-'} | ${d.loadAverage.toFixed(2)} | ${(d.roundRates ?? []).map((r) => r.toFixed(0)).join(', ')} |`,
+        `| ${d.queue} | ${d.consumers} | ${d.acceptSeconds.toFixed(3)} | ${d.acceptedPerSecond.toFixed(0)} | ${d.drainedPerSecond.toFixed(0)} | ${d.drainSeconds.toFixed(2)} | ${sync > 0 ? `${(d.drainedPerSecond / sync).toFixed(2)}×` : '-'} | ${d.steadyPerSecond?.toFixed(0) ?? '-'} | ${sync > 0 && d.steadyPerSecond ? `${(d.steadyPerSecond / sync).toFixed(2)}×` : '-'} | ${d.loadAverage.toFixed(2)} | ${(d.roundRates ?? []).map((r) => r.toFixed(0)).join(', ')} |`,
     ),
     '',
     report.sync.seconds === 0
