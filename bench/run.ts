@@ -26,7 +26,9 @@
  * as before batching), without the synchronous route's run, each drain and the synchronous run
  * repeated N times interleaved, best kept (default 3; smoke 1); last, the N operations posted as one
  * bulk request, timed (--no-one-bulk leaves it out; --one-bulk runs only it); --profile-consumers:
- * the consumer processes run under node --cpu-prof (var/bench/profile/consumers/).
+ * the consumer processes run under node --cpu-prof (var/bench/profile/consumers/);
+ * --baseline-consumers <dir>: a built checkout of another revision whose consumers drain too, each
+ * drain right after this checkout's, on a database seeded the same way (before/after in one run).
  * --scenario login-flood [--seconds S] [--baseline <ref>]: only the login-flood measurement
  * (bench/lib/loginFlood.ts), written to var/bench/login-flood.{json,md}.
  * --scenario webhooks [--requests N] [--events N]: the latency of one before-webhook on Add Items
@@ -144,6 +146,7 @@ async function asyncMain(argv: readonly string[]): Promise<void> {
     skipSync: argv.includes('--no-sync'),
     rounds: Number(value('--rounds') ?? (smoke ? 1 : 3)),
     profileConsumersDir: argv.includes('--profile-consumers') ? path.join(dir, 'profile', 'consumers') : undefined,
+    baselineConsumersRoot: value('--baseline-consumers') ? path.resolve(value('--baseline-consumers')!) : undefined,
     log: (line: string) => process.stdout.write(`${line}\n`),
   };
   const onlyOneBulk = argv.includes('--one-bulk');

@@ -41,6 +41,11 @@ export interface AsyncBenchOptions {
   readonly batchSize?: number;
   /** Leave out the synchronous route's run (`--no-sync`, when only consumer settings are compared). */
   readonly skipSync?: boolean;
+  /**
+   * `--baseline-consumers <dir>`: another checkout (built) whose consumer processes drain too, each
+   * right after this checkout's on the same kind of run: before and after under the same load.
+   */
+  readonly baselineConsumersRoot?: string;
   /** `--profile-consumers`: each consumer process runs under node --cpu-prof, its profile written here. */
   readonly profileConsumersDir?: string;
   /** Every drain and the synchronous run repeated this many times (interleaved), the best kept (`--rounds`). */
@@ -51,6 +56,8 @@ export interface AsyncBenchOptions {
 export interface DrainResult {
   readonly queue: 'db' | 'amqp';
   readonly consumers: number;
+  /** Whose consumer processes drained: this checkout's, or `--baseline-consumers`' (before/after in one run). */
+  readonly consumersFrom: 'this checkout' | 'baseline';
   readonly operations: number;
   readonly acceptSeconds: number;
   readonly acceptedPerSecond: number;
@@ -138,10 +145,11 @@ function spawnConsumer(
   databaseUrl: string,
   env: Record<string, string>,
   profileDir?: string,
+  root = PROJECT_ROOT,
 ): { child: ChildProcess; started: Promise<void>; up: Promise<void> } {
   const profile = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
-  const child = spawn(process.execPath, [...profile, path.join(PROJECT_ROOT, 'dist', 'app', 'bin', 'cli.js'), 'queue:consumers:start', 'async.operations.all'], {
-    cwd: PROJECT_ROOT,
+  const child = spawn(process.execPath, [...profile, path.join(root, 'dist', 'app', 'bin', 'cli.js'), 'queue:consumers:start', 'async.operations.all'], {
+    cwd: root,
     env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -163,7 +171,7 @@ function spawnConsumer(
   return { child, started, up };
 }
 
-async function drainRun(options: AsyncBenchOptions, queue: 'db' | 'amqp', consumers: number): Promise<DrainResult> {
+async function drainRun(options: AsyncBenchOptions, queue: 'db' | 'amqp', consumers: number, consumerRoot?: string): Promise<DrainResult> {
   const prefix = `bench.${process.pid}.${randomBytes(3).toString('hex')}.`;
   const env: Record<string, string> = { QUEUE_PREFIX: prefix, AMQP_URL: queue === 'amqp' ? options.amqpUrl! : '' };
   if (options.batchSize !== undefined) env.CONSUMER_BATCH_SIZE = String(options.batchSize);
@@ -189,7 +197,7 @@ async function drainRun(options: AsyncBenchOptions, queue: 'db' | 'amqp', consum
     const loadAverage = os.loadavg()[0]!;
 
     // 2. Drain, from the first consumer consuming to the last operation complete.
-    const spawned = Array.from({ length: consumers }, () => spawnConsumer(seeded.database.url, env, options.profileConsumersDir));
+    const spawned = Array.from({ length: consumers }, () => spawnConsumer(seeded.database.url, env, options.profileConsumersDir, consumerRoot));
     children.push(...spawned.map((s) => s.child));
     await Promise.race(spawned.map((s) => s.started));
     const drainStart = performance.now();
@@ -218,6 +226,7 @@ async function drainRun(options: AsyncBenchOptions, queue: 'db' | 'amqp', consum
     return {
       queue,
       consumers,
+      consumersFrom: consumerRoot ? 'baseline' : 'this checkout',
       operations: options.operations,
       acceptSeconds,
       acceptedPerSecond: options.operations / acceptSeconds,
@@ -375,15 +384,17 @@ export async function runAsyncBench(options: AsyncBenchOptions): Promise<AsyncBe
   for (let round = 1; round <= rounds; round++) {
     for (const queue of queues) {
       for (const consumers of options.consumerCounts) {
-        const result = await drainRun(options, queue, consumers);
+       for (const root of options.baselineConsumersRoot ? [undefined, options.baselineConsumersRoot] : [undefined]) {
+        const result = await drainRun(options, queue, consumers, root);
         options.log(
-          `round ${round}, ${queue} queue, ${consumers} consumer(s): accepted ${result.operations} in ${result.acceptSeconds.toFixed(3)} s (${result.acceptedPerSecond.toFixed(0)} ops/s, ${result.bulkRequestsPerSecond.toFixed(2)} bulk requests/s), drained ${result.drainedPerSecond.toFixed(0)} ops/s (${result.drainSeconds.toFixed(2)} s; all up after ${result.allUpAfterSeconds?.toFixed(2) ?? '-'} s, from then ${result.steadyPerSecond?.toFixed(0) ?? '-'} ops/s), load ${result.loadAverage.toFixed(2)}`,
+          `round ${round}, ${queue} queue, ${consumers} consumer(s)${root ? ' (baseline)' : ''}: accepted ${result.operations} in ${result.acceptSeconds.toFixed(3)} s (${result.acceptedPerSecond.toFixed(0)} ops/s, ${result.bulkRequestsPerSecond.toFixed(2)} bulk requests/s), drained ${result.drainedPerSecond.toFixed(0)} ops/s (${result.drainSeconds.toFixed(2)} s; all up after ${result.allUpAfterSeconds?.toFixed(2) ?? '-'} s, from then ${result.steadyPerSecond?.toFixed(0) ?? '-'} ops/s), load ${result.loadAverage.toFixed(2)}`,
         );
-        const key = `${queue} ${consumers}`;
+        const key = `${queue} ${consumers}${root ? ' baseline' : ''}`;
         rates.set(key, [...(rates.get(key) ?? []), result.drainedPerSecond]);
         steadyRates.set(key, [...(steadyRates.get(key) ?? []), result.steadyPerSecond ?? 0]);
         const kept = best.get(key);
         if (!kept || result.drainedPerSecond > kept.drainedPerSecond) best.set(key, result);
+       }
       }
     }
     if (!options.skipSync) {
@@ -406,11 +417,11 @@ export function asyncMarkdown(report: AsyncBenchReport): string {
   const lines = [
     `### Asynchronous web API: ${report.operations} Add Items operations (${report.database}, consumer batch size ${report.batchSize}, best of ${report.rounds} round(s))`,
     '',
-    '| queue | consumers | accept (s) | accept (ops/s) | drain (ops/s) | drain time (s) | drain ÷ synchronous | all up: drain (ops/s) | all up ÷ synchronous | load avg (1 min) | rounds (ops/s) |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| queue | consumers | from | accept (s) | accept (ops/s) | drain (ops/s) | drain time (s) | drain ÷ synchronous | all up: drain (ops/s) | all up ÷ synchronous | load avg (1 min) | rounds (ops/s) |',
+    '|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
     ...report.drains.map(
       (d) =>
-        `| ${d.queue} | ${d.consumers} | ${d.acceptSeconds.toFixed(3)} | ${d.acceptedPerSecond.toFixed(0)} | ${d.drainedPerSecond.toFixed(0)} | ${d.drainSeconds.toFixed(2)} | ${sync > 0 ? `${(d.drainedPerSecond / sync).toFixed(2)}×` : '-'} | ${d.steadyPerSecond?.toFixed(0) ?? '-'} | ${sync > 0 && d.steadyPerSecond ? `${(d.steadyPerSecond / sync).toFixed(2)}×` : '-'} | ${d.loadAverage.toFixed(2)} | ${(d.roundRates ?? []).map((r) => r.toFixed(0)).join(', ')} |`,
+        `| ${d.queue} | ${d.consumers} | ${d.consumersFrom} | ${d.acceptSeconds.toFixed(3)} | ${d.acceptedPerSecond.toFixed(0)} | ${d.drainedPerSecond.toFixed(0)} | ${d.drainSeconds.toFixed(2)} | ${sync > 0 ? `${(d.drainedPerSecond / sync).toFixed(2)}×` : '-'} | ${d.steadyPerSecond?.toFixed(0) ?? '-'} | ${sync > 0 && d.steadyPerSecond ? `${(d.steadyPerSecond / sync).toFixed(2)}×` : '-'} | ${d.loadAverage.toFixed(2)} | ${(d.roundRates ?? []).map((r) => r.toFixed(0)).join(', ')} |`,
     ),
     '',
     report.sync.seconds === 0
@@ -419,7 +430,7 @@ export function asyncMarkdown(report: AsyncBenchReport): string {
     '',
   ];
   for (const one of report.oneBulk ?? []) {
-    lines.push(`One bulk request of ${one.operations} operations (db queue): HTTP ${one.status} in ${one.seconds.toFixed(3)} s (load ${one.loadAverage.toFixed(2)})${one.message ? `: ${one.message}` : ''}.`);
+    lines.push(`One bulk request of ${one.operations} operations (db queue): HTTP ${one.status} in ${one.seconds.toFixed(3)} s (load ${one.loadAverage.toFixed(2)})${one.message ? `: ${one.message.replace(/\.$/, '')}` : ''}.`);
   }
   if (report.oneBulk?.length) lines.push('');
   return lines.join('\n');
