@@ -39,7 +39,7 @@
  * on SQLite, bench/servers/rawPostgres.ts on PostgreSQL, left out on MySQL).
  */
 import 'reflect-metadata';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../app/bootstrap/paths.js';
 import { readDeploymentConfig } from '../app/bootstrap/DeploymentConfig.js';
@@ -156,6 +156,7 @@ async function asyncMain(argv: readonly string[]): Promise<void> {
     ? { ...drains, oneBulk }
     : { operations: options.operations, batchSize: 'default' as const, database: '', rounds: options.rounds, drains: [], sync: { clients: 0, seconds: 0, perSecond: 0, loadAverage: 0 }, oneBulk };
   const text = asyncMarkdown(report);
+  mkdirSync(dir, { recursive: true }); // not made by a run on a database server
   writeFileSync(path.join(dir, 'async-results.json'), `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(path.join(dir, 'async-results.md'), text);
   process.stdout.write(`\n${text}\nWritten: var/bench/async-results.json, var/bench/async-results.md\n`);
