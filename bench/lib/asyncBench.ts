@@ -19,6 +19,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import knexFactory from 'knex';
@@ -70,6 +71,8 @@ export interface DrainResult {
    * or fewer were left by then.
    */
   readonly steadyPerSecond?: number;
+  /** CPU ms the consumer processes used per operation (all of them, from their start-up's end), Linux only. */
+  readonly consumerCpuMsPerOperation?: number;
   /** Seconds from the first consumer consuming to the last one up. */
   readonly allUpAfterSeconds?: number;
   /** 1-minute load average when the run started (os.loadavg: the bench's own processes included). */
@@ -146,7 +149,7 @@ function spawnConsumer(
   env: Record<string, string>,
   profileDir?: string,
   root = PROJECT_ROOT,
-): { child: ChildProcess; started: Promise<void>; up: Promise<void> } {
+): { child: ChildProcess; started: Promise<void>; up: Promise<void>; upCpuMs: () => number | undefined } {
   const profile = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
   const child = spawn(process.execPath, [...profile, path.join(root, 'dist', 'app', 'bin', 'cli.js'), 'queue:consumers:start', 'async.operations.all'], {
     cwd: root,
@@ -154,9 +157,14 @@ function spawnConsumer(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
-  let onUp: () => void = () => undefined;
+  let upCpu: number | undefined;
+  let resolveUp: () => void = () => undefined;
   // Up: consuming, or (SQLite) standing by for the lease: its start-up is over either way.
-  const up = new Promise<void>((resolve) => (onUp = resolve));
+  const up = new Promise<void>((resolve) => (resolveUp = resolve));
+  const onUp = (): void => {
+    upCpu ??= cpuMs(child.pid);
+    resolveUp();
+  };
   const started = new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       log += chunk.toString();
@@ -168,7 +176,19 @@ function spawnConsumer(
     child.on('exit', (code) => reject(new Error(`consumer exited with ${code}: ${log.slice(-2000)}`)));
   });
   started.catch(() => undefined);
-  return { child, started, up };
+  return { child, started, up, upCpuMs: () => upCpu };
+}
+
+/** CPU time (user + system, ms) a process has used so far, from /proc (Linux); undefined elsewhere. */
+function cpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    // After the command: state is field 3, utime 14 and stime 15 (clock ticks of 10 ms).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
 }
 
 async function drainRun(options: AsyncBenchOptions, queue: 'db' | 'amqp', consumers: number, consumerRoot?: string): Promise<DrainResult> {
@@ -216,6 +236,12 @@ async function drainRun(options: AsyncBenchOptions, queue: 'db' | 'amqp', consum
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const drainEnd = performance.now();
+    // The consumers' own CPU from their start-up's end to the drain's: the work per operation,
+    // which a busy machine stretches in time far less than it stretches the wall clock.
+    const cpu = spawned.map((s) => [s.upCpuMs(), cpuMs(s.child.pid)] as const);
+    const consumerCpuMsPerOperation = cpu.every(([a, b]) => a !== undefined && b !== undefined)
+      ? cpu.reduce((sum, [a, b]) => sum + (b! - a!), 0) / options.operations
+      : undefined;
     const drainSeconds = (drainEnd - drainStart) / 1000;
     // Undefined when the queue was (nearly) drained before the last consumer was up.
     const steadyPerSecond = steady && steady.open >= options.operations / 4 ? steady.open / ((drainEnd - steady.start) / 1000) : undefined;
@@ -235,6 +261,7 @@ async function drainRun(options: AsyncBenchOptions, queue: 'db' | 'amqp', consum
       drainedPerSecond: options.operations / drainSeconds,
       steadyPerSecond,
       allUpAfterSeconds: steady ? (steady.start - drainStart) / 1000 : undefined,
+      consumerCpuMsPerOperation,
       loadAverage,
     };
   } finally {
@@ -376,6 +403,7 @@ export async function runAsyncBench(options: AsyncBenchOptions): Promise<AsyncBe
   const best = new Map<string, DrainResult>();
   const rates = new Map<string, number[]>();
   const steadyRates = new Map<string, number[]>();
+  const cpuRounds = new Map<string, number[]>();
   const queues: ('db' | 'amqp')[] = options.amqpUrl ? ['db', 'amqp'] : ['db'];
   if (!options.amqpUrl) options.log('AMQP_URL is not set: RabbitMQ runs skipped');
   const clients = Math.max(...options.consumerCounts);
@@ -387,11 +415,12 @@ export async function runAsyncBench(options: AsyncBenchOptions): Promise<AsyncBe
        for (const root of options.baselineConsumersRoot ? [undefined, options.baselineConsumersRoot] : [undefined]) {
         const result = await drainRun(options, queue, consumers, root);
         options.log(
-          `round ${round}, ${queue} queue, ${consumers} consumer(s)${root ? ' (baseline)' : ''}: accepted ${result.operations} in ${result.acceptSeconds.toFixed(3)} s (${result.acceptedPerSecond.toFixed(0)} ops/s, ${result.bulkRequestsPerSecond.toFixed(2)} bulk requests/s), drained ${result.drainedPerSecond.toFixed(0)} ops/s (${result.drainSeconds.toFixed(2)} s; all up after ${result.allUpAfterSeconds?.toFixed(2) ?? '-'} s, from then ${result.steadyPerSecond?.toFixed(0) ?? '-'} ops/s), load ${result.loadAverage.toFixed(2)}`,
+          `round ${round}, ${queue} queue, ${consumers} consumer(s)${root ? ' (baseline)' : ''}: accepted ${result.operations} in ${result.acceptSeconds.toFixed(3)} s (${result.acceptedPerSecond.toFixed(0)} ops/s, ${result.bulkRequestsPerSecond.toFixed(2)} bulk requests/s), drained ${result.drainedPerSecond.toFixed(0)} ops/s (${result.drainSeconds.toFixed(2)} s; all up after ${result.allUpAfterSeconds?.toFixed(2) ?? '-'} s, from then ${result.steadyPerSecond?.toFixed(0) ?? '-'} ops/s; consumer CPU ${result.consumerCpuMsPerOperation?.toFixed(3) ?? '-'} ms/op), load ${result.loadAverage.toFixed(2)}`,
         );
         const key = `${queue} ${consumers}${root ? ' baseline' : ''}`;
         rates.set(key, [...(rates.get(key) ?? []), result.drainedPerSecond]);
         steadyRates.set(key, [...(steadyRates.get(key) ?? []), result.steadyPerSecond ?? 0]);
+        if (result.consumerCpuMsPerOperation !== undefined) cpuRounds.set(key, [...(cpuRounds.get(key) ?? []), result.consumerCpuMsPerOperation]);
         const kept = best.get(key);
         if (!kept || result.drainedPerSecond > kept.drainedPerSecond) best.set(key, result);
        }
@@ -406,7 +435,15 @@ export async function runAsyncBench(options: AsyncBenchOptions): Promise<AsyncBe
   }
   const drains = [...best.entries()].map(([key, result]) => {
     const steadyBest = Math.max(...(steadyRates.get(key) ?? [0]));
-    return { ...result, steadyPerSecond: steadyBest > 0 ? steadyBest : undefined, roundRates: rates.get(key), steadyRoundRates: steadyRates.get(key) };
+    const cpu = cpuRounds.get(key);
+    return {
+      ...result,
+      steadyPerSecond: steadyBest > 0 ? steadyBest : undefined,
+      roundRates: rates.get(key),
+      steadyRoundRates: steadyRates.get(key),
+      // The least CPU per operation of the rounds (load from elsewhere only adds to it).
+      consumerCpuMsPerOperation: cpu?.length ? Math.min(...cpu) : undefined,
+    };
   });
   if (!options.skipSync) sync = { ...sync, roundRates: syncRates };
   return { operations: options.operations, batchSize: options.batchSize ?? 'default', database: databaseUrl().split(':')[0]!, rounds, drains, sync };
@@ -417,11 +454,11 @@ export function asyncMarkdown(report: AsyncBenchReport): string {
   const lines = [
     `### Asynchronous web API: ${report.operations} Add Items operations (${report.database}, consumer batch size ${report.batchSize}, best of ${report.rounds} round(s))`,
     '',
-    '| queue | consumers | from | accept (s) | accept (ops/s) | drain (ops/s) | drain time (s) | drain ÷ synchronous | all up: drain (ops/s) | all up ÷ synchronous | load avg (1 min) | rounds (ops/s) |',
-    '|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| queue | consumers | from | accept (s) | accept (ops/s) | drain (ops/s) | drain time (s) | drain ÷ synchronous | all up: drain (ops/s) | all up ÷ synchronous | consumer CPU (ms/op, least) | load avg (1 min) | rounds (ops/s) |',
+    '|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
     ...report.drains.map(
       (d) =>
-        `| ${d.queue} | ${d.consumers} | ${d.consumersFrom} | ${d.acceptSeconds.toFixed(3)} | ${d.acceptedPerSecond.toFixed(0)} | ${d.drainedPerSecond.toFixed(0)} | ${d.drainSeconds.toFixed(2)} | ${sync > 0 ? `${(d.drainedPerSecond / sync).toFixed(2)}×` : '-'} | ${d.steadyPerSecond?.toFixed(0) ?? '-'} | ${sync > 0 && d.steadyPerSecond ? `${(d.steadyPerSecond / sync).toFixed(2)}×` : '-'} | ${d.loadAverage.toFixed(2)} | ${(d.roundRates ?? []).map((r) => r.toFixed(0)).join(', ')} |`,
+        `| ${d.queue} | ${d.consumers} | ${d.consumersFrom} | ${d.acceptSeconds.toFixed(3)} | ${d.acceptedPerSecond.toFixed(0)} | ${d.drainedPerSecond.toFixed(0)} | ${d.drainSeconds.toFixed(2)} | ${sync > 0 ? `${(d.drainedPerSecond / sync).toFixed(2)}×` : '-'} | ${d.steadyPerSecond?.toFixed(0) ?? '-'} | ${sync > 0 && d.steadyPerSecond ? `${(d.steadyPerSecond / sync).toFixed(2)}×` : '-'} | ${d.consumerCpuMsPerOperation?.toFixed(3) ?? '-'} | ${d.loadAverage.toFixed(2)} | ${(d.roundRates ?? []).map((r) => r.toFixed(0)).join(', ')} |`,
     ),
     '',
     report.sync.seconds === 0
