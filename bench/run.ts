@@ -21,9 +21,14 @@
  * process always. --profile is single-process and refused with
  * --processes > 1; --async and --scenario login-flood ignore --processes.
  * --async --statements: statements the db-queue consumer sends per operation (counted at the driver).
- * --async [--operations N] [--consumers 1,2,4] [--batch-size N] [--no-sync]: the consumers' batch
- * size (CONSUMER_BATCH_SIZE; 1: one operation per transaction, as before batching), without the
- * synchronous route's run.
+ * --async [--operations N] [--consumers 1,2,4] [--batch-size N] [--no-sync] [--rounds N]
+ * [--no-one-bulk]: the consumers' batch size (CONSUMER_BATCH_SIZE; 1: one operation per transaction,
+ * as before batching), without the synchronous route's run, each drain and the synchronous run
+ * repeated N times interleaved, best kept (default 3; smoke 1); last, the N operations posted as one
+ * bulk request, timed (--no-one-bulk leaves it out; --one-bulk runs only it); --profile-consumers:
+ * the consumer processes run under node --cpu-prof (var/bench/profile/consumers/);
+ * --baseline-consumers <dir>: a built checkout of another revision whose consumers drain too, each
+ * drain right after this checkout's, on a database seeded the same way (before/after in one run).
  * --scenario login-flood [--seconds S] [--baseline <ref>]: only the login-flood measurement
  * (bench/lib/loginFlood.ts), written to var/bench/login-flood.{json,md}.
  * --scenario webhooks [--requests N] [--events N]: the latency of one before-webhook on Add Items
@@ -34,12 +39,12 @@
  * on SQLite, bench/servers/rawPostgres.ts on PostgreSQL, left out on MySQL).
  */
 import 'reflect-metadata';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../app/bootstrap/paths.js';
 import { readDeploymentConfig } from '../app/bootstrap/DeploymentConfig.js';
 import { prepareBaseline } from './lib/baseline.js';
-import { asyncMarkdown, runAsyncBench, runStatementProbe } from './lib/asyncBench.js';
+import { asyncMarkdown, oneBulkRun, runAsyncBench, runStatementProbe } from './lib/asyncBench.js';
 import { processesRefusal, runBench, type BenchOptions } from './lib/bench.js';
 import { FULL_SHAPE, SCENARIOS, SMOKE_SHAPE, type Scenario } from './lib/data.js';
 import { ALL_SERVER_KINDS, SERVER_KINDS, type ServerKind } from './lib/proc.js';
@@ -131,7 +136,7 @@ async function asyncMain(argv: readonly string[]): Promise<void> {
     process.stdout.write(`db queue consumer on ${probe.database}: ${probe.perOperation.toFixed(2)} statements per operation\n${JSON.stringify(probe.bySql, null, 2)}\n`);
     return;
   }
-  const report = await runAsyncBench({
+  const options = {
     dir,
     operations: Number(value('--operations') ?? (smoke ? 200 : 10_000)),
     bulkSize: 1000,
@@ -139,9 +144,19 @@ async function asyncMain(argv: readonly string[]): Promise<void> {
     amqpUrl: readDeploymentConfig().amqpUrl,
     batchSize: value('--batch-size') === undefined ? undefined : Number(value('--batch-size')),
     skipSync: argv.includes('--no-sync'),
-    log: (line) => process.stdout.write(`${line}\n`),
-  });
+    rounds: Number(value('--rounds') ?? (smoke ? 1 : 3)),
+    profileConsumersDir: argv.includes('--profile-consumers') ? path.join(dir, 'profile', 'consumers') : undefined,
+    baselineConsumersRoot: value('--baseline-consumers') ? path.resolve(value('--baseline-consumers')!) : undefined,
+    log: (line: string) => process.stdout.write(`${line}\n`),
+  };
+  const onlyOneBulk = argv.includes('--one-bulk');
+  const drains = onlyOneBulk ? null : await runAsyncBench(options);
+  const oneBulk = argv.includes('--no-one-bulk') ? undefined : await oneBulkRun(options);
+  const report = drains
+    ? { ...drains, oneBulk }
+    : { operations: options.operations, batchSize: 'default' as const, database: '', rounds: options.rounds, drains: [], sync: { clients: 0, seconds: 0, perSecond: 0, loadAverage: 0 }, oneBulk };
   const text = asyncMarkdown(report);
+  mkdirSync(dir, { recursive: true }); // not made by a run on a database server
   writeFileSync(path.join(dir, 'async-results.json'), `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(path.join(dir, 'async-results.md'), text);
   process.stdout.write(`\n${text}\nWritten: var/bench/async-results.json, var/bench/async-results.md\n`);

@@ -3,7 +3,9 @@
  * dead-letter queue) on every channel it opens, so an empty broker, or one restarted without its
  * definitions, works at once. Publishing uses a confirm channel: publish() returns only when the
  * broker has taken every message. Consumers take one message at a time (prefetch 1), or a batch
- * (prefetch = batch size), acknowledge after the work, and reconnect by themselves with backoff when the broker goes away.
+ * (prefetch = twice the batch size: the next batch arrives while one is worked on), acknowledge
+ * after the work (a batch in one frame when it can), and reconnect by themselves with backoff when
+ * the broker goes away.
  */
 import amqp from 'amqplib';
 import type { ChannelModel, Channel, ConfirmChannel, ConsumeMessage } from 'amqplib';
@@ -173,14 +175,17 @@ export class AmqpQueueConnection implements QueueConnection {
 
 /**
  * One connection's worth of consuming; ends normally (count) or with the connection's loss
- * (throws). Prefetch is the batch size: messages are gathered until the batch is full or its
- * wait is over, handed over together, and the next batch starts once this one is settled.
+ * (throws). Prefetch is twice the batch size: messages are gathered until the batch is full or its
+ * wait is over, handed over together, and the next batch starts once this one is settled (its
+ * messages, delivered meanwhile, already waiting).
  */
 class ConsumerSession {
   count = 0;
   private busy = false;
   private finished = false;
   private readonly waiting: ConsumeMessage[] = [];
+  /** Delivery tags received and not settled yet (for one multiple ack per batch). */
+  private readonly unsettled = new Set<number>();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -229,9 +234,9 @@ class ConsumerSession {
         const messages = this.waiting.splice(0, room);
         if (messages.length === 0) return;
         this.busy = true;
-        const deliveries = messages.map((message) => delivery(channel, message));
+        const deliveries = messages.map((message) => delivery(channel, message, this.unsettled));
         try {
-          await this.handler({ deliveries, ack: async (some) => Promise.all(some.map((d) => d.ack())).then(() => undefined) });
+          await this.handler({ deliveries, ack: async (some) => ackTogether(channel, some as AmqpDelivery[], this.unsettled) });
           for (const d of deliveries) if (!d.settled) d.giveBack();
         } catch (error) {
           this.logger.error({ err: error }, 'consumer: handler failed; the message goes back to the queue');
@@ -247,12 +252,14 @@ class ConsumerSession {
       const onMessage = (message: ConsumeMessage | null): void => {
         if (message === null) return finish(new Error('the broker cancelled the consumer'));
         if (this.finished) return; // redelivered to someone else when this channel closes
+        this.unsettled.add(message.fields.deliveryTag);
         this.waiting.push(message);
         next();
       };
       void (async () => {
         try {
-          await channel.prefetch(size);
+          // Batches: room for the next one, so that it is there when this one is acknowledged.
+          await channel.prefetch(size > 1 ? size * 2 : 1);
           ({ consumerTag } = await channel.consume(this.queue, onMessage, { noAck: false }));
           if (signal.aborted) finish();
           else onConsuming?.();
@@ -267,15 +274,21 @@ class ConsumerSession {
 interface AmqpDelivery extends Delivery {
   /** Acknowledged, requeued or dead-lettered. */
   readonly settled: boolean;
+  readonly deliveryTag: number;
   /** Back to the queue at once (a delivery its handler left unsettled). */
   giveBack(): void;
+  /** Acknowledged by a multiple ack of a later delivery: settled without a frame of its own. */
+  markAcked(): void;
 }
 
-function delivery(channel: Channel, message: ConsumeMessage): AmqpDelivery {
+/** `unsettled`: the channel's delivery tags received and not acknowledged or rejected yet; a delivery leaves it when settled. */
+function delivery(channel: Channel, message: ConsumeMessage, unsettled: Set<number>): AmqpDelivery {
   let settled = false;
+  const tag = message.fields.deliveryTag;
   // After the connection is lost, ack/nack throw: the broker redelivers the message anyway.
   const safely = (fn: () => void): void => {
     settled = true;
+    unsettled.delete(tag);
     try {
       fn();
     } catch {
@@ -285,6 +298,7 @@ function delivery(channel: Channel, message: ConsumeMessage): AmqpDelivery {
   return {
     body: message.content.toString('utf8'),
     redelivered: message.fields.redelivered,
+    deliveryTag: tag,
     get settled() {
       return settled;
     },
@@ -296,7 +310,36 @@ function delivery(channel: Channel, message: ConsumeMessage): AmqpDelivery {
     },
     deadLetter: async () => safely(() => channel.nack(message, false, false)),
     giveBack: () => safely(() => channel.nack(message, false, true)),
+    markAcked: () => {
+      settled = true;
+      unsettled.delete(tag);
+    },
   };
+}
+
+/**
+ * Acknowledges `deliveries` in one frame (`multiple`: every delivery up to the last one's tag)
+ * when no other delivery of the channel below that tag is unsettled, else one frame each.
+ */
+function ackTogether(channel: Channel, deliveries: readonly AmqpDelivery[], unsettled: ReadonlySet<number>): void {
+  const open = deliveries.filter((d) => !d.settled);
+  if (open.length === 0) return;
+  let last = open[0]!;
+  for (const d of open) if (d.deliveryTag > last.deliveryTag) last = d;
+  const mine = new Set(open.map((d) => d.deliveryTag));
+  let others = false;
+  for (const tag of unsettled) if (tag <= last.deliveryTag && !mine.has(tag)) others = true;
+  if (others || open.length === 1) {
+    for (const d of open) void d.ack();
+    return;
+  }
+  for (const d of open) if (d !== last) d.markAcked();
+  try {
+    channel.ack({ fields: { deliveryTag: last.deliveryTag } } as ConsumeMessage, true);
+  } catch {
+    /* channel closed: the broker redelivers them */
+  }
+  last.markAcked();
 }
 
 /**

@@ -6,7 +6,8 @@
  * claim's own in `locked_by`) and acknowledges them in one. A consumer that dies leaves its rows
  * to reappear when the lock expires (at-least-once).
  * PostgreSQL and MySQL/MariaDB claim with `FOR UPDATE SKIP LOCKED`, so consumers never wait on
- * each other; SQLite (one writer at a time anyway) claims with a compare-and-set update.
+ * each other (PostgreSQL in one `UPDATE ... RETURNING` statement); SQLite (one writer at a time
+ * anyway) claims with a compare-and-set update.
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
@@ -114,6 +115,18 @@ export class DbQueueConnection implements QueueConnection {
     const claimed = { available_at: now + this.lockTimeoutMs, locked_by: token, attempts: this.knex.raw('attempts + 1') };
     const candidates = (db: Knex) =>
       db(QUEUE_MESSAGE_TABLE).select('id', 'body', 'available_at', 'attempts').where('queue_name', queue).andWhere('available_at', '<=', now).orderBy('id').limit(limit);
+    if (this.dialect === 'postgres') {
+      // One statement, one round trip (not BEGIN, SELECT, UPDATE, COMMIT): the rows are locked, skipping
+      // those another claim holds, and claimed together; RETURNING gives attempts after the claim.
+      const result = (await this.knex.raw(
+        `with next as (select id from ?? where queue_name = ? and available_at <= ? order by id limit ? for update skip locked)
+         update ?? as q set available_at = ?, locked_by = ?, attempts = q.attempts + 1 from next where q.id = next.id
+         returning q.id, q.body, q.available_at, q.attempts`,
+        [QUEUE_MESSAGE_TABLE, queue, now, limit, QUEUE_MESSAGE_TABLE, claimed.available_at, token],
+      )) as { rows: MessageRow[] };
+      const rows = result.rows.map((row) => ({ ...row, attempts: Number(row.attempts) - 1 })).sort((a, b) => Number(a.id) - Number(b.id));
+      return rows.length > 0 ? [{ token, rows }] : [];
+    }
     if (hasRowLocks(this.dialect)) {
       const rows = await this.knex.transaction(async (trx) => {
         const found = (await candidates(trx).forUpdate().skipLocked()) as MessageRow[];

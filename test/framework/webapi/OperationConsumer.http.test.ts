@@ -166,6 +166,23 @@ describe('Async operations consumer: failure policy', function () {
       expect(await items(queuedOps[2]!.uuid)).to.deep.equal(['C-1']);
     });
 
+    it('should roll back failing operations first, last and one after another in a batch, each alone, keeping the rest', async () => {
+      // One savepoint per operation, replaced by the next: a failure right after a failure, and at either end.
+      const skus = ['C-2', 'C-1', 'C-2', 'C-2', 'C-1', 'C-2'];
+      const queuedOps = [];
+      for (const sku of skus) queuedOps.push(await queued(sku));
+      const { value, outcomes } = batch(queuedOps.map((q) => q.body));
+      let ran = 0;
+      await consumer((args) => (ran++, skuOf(args) === 'C-2' ? NoSuchEntityException.singleField('sku', 'C-2') : null), true).handleBatch(value);
+      expect(ran).to.equal(skus.length); // each once: the batch was not given up
+      expect(outcomes).to.deep.equal(skus.map(() => ['ack']));
+      for (const [i, sku] of skus.entries()) {
+        const expected = sku === 'C-2' ? { status: 3, error_code: 404 } : { status: 1, started_count: 1 };
+        expect(await operation(queuedOps[i]!.uuid), `operation ${i}`).to.include(expected);
+        expect(await items(queuedOps[i]!.uuid), `operation ${i}`).to.deep.equal(sku === 'C-2' ? [] : ['C-1']);
+      }
+    });
+
     it('should give up the batch on a transient failure and run its operations one at a time, each applied once', async () => {
       const queuedOps = [await queued('C-1'), await queued('C-2')];
       const { value, outcomes } = batch(queuedOps.map((q) => q.body));

@@ -46,13 +46,16 @@ export class OperationManagement implements OperationManagementInterface {
     // One UPDATE for the batch: each row's own message and result picked by CASE on its id.
     const pick = (value: (c: OperationCompletion) => string | null) =>
       knex.raw(`CASE ?? ${completions.map(() => 'WHEN ? THEN ?').join(' ')} END`, ['id', ...completions.flatMap((c) => [c.operationId, value(c)])]);
+    // Operations of one route share their message: one value, not a CASE of them.
+    const message = completions[0]!.message;
+    const oneMessage = completions.every((c) => c.message === message);
     await this.connection
       .get()(OPERATION_TABLE)
       .whereIn('id', completions.map((c) => c.operationId))
       .update({
         status: OperationStatus.COMPLETE,
         result_serialized_data: pick((c) => (c.result === undefined ? null : JSON.stringify(c.result))),
-        result_message: pick((c) => c.message),
+        result_message: oneMessage ? message : pick((c) => c.message),
         error_code: null,
       });
   }
