@@ -22,6 +22,10 @@ export interface DeploymentConfig {
   readonly developerMode: boolean;
   /** Largest request body, in bytes (1 MiB by default). */
   readonly bodyLimit: number;
+  /** BULK_BODY_LIMIT: the largest body of `/async/bulk/...`, in bytes. */
+  readonly bulkBodyLimit: number;
+  /** BULK_MAX_OPERATIONS: the most operations one bulk request may hold. */
+  readonly bulkMaxOperations: number;
   /** Express's `trust proxy` (TRUST_PROXY): when X-Forwarded-Proto/-Host name the URL the client called. */
   readonly trustProxy: boolean | number | string;
   /** CRYPT_KEY: 64 hex characters, the AES-256 key of stored secrets; null: the key file below. */
@@ -78,6 +82,8 @@ export interface DeploymentConfigOverrides {
   readonly databaseTimeouts?: Partial<DatabaseTimeouts>;
   readonly developerMode?: boolean;
   readonly bodyLimit?: number;
+  readonly bulkBodyLimit?: number;
+  readonly bulkMaxOperations?: number;
   readonly trustProxy?: boolean | number | string;
   readonly cryptKey?: string | null;
   readonly cryptKeyFile?: string;
@@ -116,6 +122,8 @@ export function readDeploymentConfig(options: DeploymentConfigOverrides = {}, en
     databaseTimeouts: databaseTimeouts(options.databaseTimeouts, env),
     developerMode: options.developerMode ?? isDeveloperMode(env),
     bodyLimit: options.bodyLimit ?? Number(env.BODY_LIMIT ?? 1024 * 1024),
+    bulkBodyLimit: options.bulkBodyLimit ?? wholeNumber('BULK_BODY_LIMIT', env.BULK_BODY_LIMIT, 16 * 1024 * 1024, 1),
+    bulkMaxOperations: options.bulkMaxOperations ?? wholeNumber('BULK_MAX_OPERATIONS', env.BULK_MAX_OPERATIONS, 10_000, 1),
     cryptKey: options.cryptKey !== undefined ? options.cryptKey : env.CRYPT_KEY || null,
     cryptKeyFile: options.cryptKeyFile ?? env.CRYPT_KEY_FILE ?? path.join(PROJECT_ROOT, 'var', 'crypt.key'),
     oauthAccessTokenAsBearer: options.oauthAccessTokenAsBearer ?? env.OAUTH_ACCESS_TOKEN_AS_BEARER === '1',

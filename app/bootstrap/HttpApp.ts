@@ -34,7 +34,7 @@ import { healthEndpoint } from './healthEndpoint.js';
 export interface HttpAppDeps {
   readonly config: Pick<
     DeploymentConfig,
-    'trustProxy' | 'developerMode' | 'bodyLimit' | 'maxJsonDepth' | 'bodyTimeoutMs' | 'metricsToken'
+    'trustProxy' | 'developerMode' | 'bodyLimit' | 'bulkBodyLimit' | 'bulkMaxOperations' | 'maxJsonDepth' | 'bodyTimeoutMs' | 'metricsToken'
   >;
   readonly logger: Logger;
   /** Each checked route with the contract method it calls (start-up phase 4). */
@@ -71,6 +71,7 @@ export function createHttpApp(deps: HttpAppDeps): express.Express {
     unitOfWork: new UnitOfWork(deps.knex),
     errors: new ErrorRenderer(logger, config.developerMode),
     bodyLimit: config.bodyLimit,
+    bulkBodyLimit: config.bulkBodyLimit,
     maxJsonDepth: config.maxJsonDepth,
     bodyTimeoutMs: config.bodyTimeoutMs,
     health: deps.health,
@@ -79,6 +80,7 @@ export function createHttpApp(deps: HttpAppDeps): express.Express {
         [...routes.keys()].map((route) => [route, deps.routeTarget(route)] as [RouteDefinition, RouteTarget]),
         optional(objectManager, BulkManagementInterface.name),
         checks,
+        config.bulkMaxOperations,
       ),
     schema: (scopeCode) => {
       let document = schemas.get(scopeCode);

@@ -33,6 +33,10 @@ const REWRITTEN: Record<string, string> = {
   ['compressed bodies and other charsets go through `express.json` (body-parser), with the same answers ' +
   '(`JsonBodyReader.test.ts` checks them side by side).']:
     'docs/magento-differences.md: the same, the test renamed JsonBodyReader.http.test.ts',
+  ['Every POST, PUT and DELETE route also answers under `/rest/<scope>/async/V1/...` (one request) and ' +
+  '`/rest/<scope>/async/bulk/V1/...` (a JSON array of up to 1000 requests, path parameters spelled `by<Param>`), ' +
+  'with HTTP 202 and a `bulk_uuid`;']:
+    'docs/web-api.md: the same, up to 10,000 (BULK_MAX_OPERATIONS) since issue 20',
 };
 
 /** Old code block lines changed on the move (normalized), and why. */

@@ -31,6 +31,8 @@ export interface FrontControllerOptions {
   readonly errors: ErrorRenderer;
   /** Largest accepted body, in bytes. */
   readonly bodyLimit: number;
+  /** The largest body of `/async/bulk/...` (a JSON array of operations); `bodyLimit` when unset. */
+  readonly bulkBodyLimit?: number;
   /** Deepest nesting of arrays and objects in a JSON body (64 by default). */
   readonly maxJsonDepth?: number;
   /** How long the whole body may take to arrive once reading starts; 408 after. */
@@ -56,9 +58,11 @@ type Response = express.Response;
 export class FrontController implements RequestChecks {
   private readonly async?: AsyncController;
   private readonly bodyReader: JsonBodyReader;
+  private readonly bulkBodyReader: JsonBodyReader;
 
   constructor(private readonly options: FrontControllerOptions) {
     this.bodyReader = new JsonBodyReader(options);
+    this.bulkBodyReader = new JsonBodyReader({ ...options, bodyLimit: options.bulkBodyLimit ?? options.bodyLimit });
     this.async = options.async?.(this);
   }
 
@@ -198,7 +202,8 @@ export class FrontController implements RequestChecks {
 
   /** The JSON body; an array only where `acceptArray` (bulk requests). */
   readBody(req: Request, acceptArray = false): Promise<Record<string, unknown> | undefined> {
-    return this.bodyReader.read(req, acceptArray);
+    // Only a bulk request's body is an array; its limit is the bulk one (imports of thousands of operations).
+    return acceptArray ? this.bulkBodyReader.read(req, true) : this.bodyReader.read(req);
   }
 }
 

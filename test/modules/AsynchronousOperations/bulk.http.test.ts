@@ -109,13 +109,13 @@ for (const mode of QUEUE_MODES) {
     });
 
     describe('when the request itself is wrong', () => {
-      it('should answer 400 above 1000 elements, for a body that is not an array, and for an empty one', async () => {
+      it('should answer 400 above 10,000 elements, for a body that is not an array, and for an empty one', async () => {
         const element = { recommendationId: '00000000-0000-4000-8000-000000000000', recommendation: { items: [{ sku: 'B-1', qty: 1 }] } };
-        const tooMany = await bulk(ADD, Array.from({ length: 1001 }, () => element));
+        const tooMany = await bulk(ADD, Array.from({ length: 10_001 }, () => element));
         expect(tooMany.status).to.equal(400);
         expect(tooMany.body).to.deep.equal({
           message: 'A bulk request can contain at most %limit operations; this one has %count.',
-          parameters: { limit: 1000, count: 1001 },
+          parameters: { limit: 10_000, count: 10_001 },
         });
         expect((await bulk(ADD, element)).status).to.equal(400);
         expect((await bulk(ADD, [])).status).to.equal(400);
