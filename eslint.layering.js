@@ -31,16 +31,20 @@ function under(relative, folder) {
 /** Why importing `target` from `file` (both project-relative, `/`-separated) breaks the layering. */
 export function layeringViolation(file, target) {
   if (under(file, 'app/framework')) {
-    if (under(target, 'modules')) return 'app/framework must not import from modules/: the runtime knows modules only through their etc/*.xml';
+    if (under(target, 'modules'))
+      return 'app/framework must not import from modules/: the runtime knows modules only through their etc/*.xml';
     const outside = RUNTIME_OUTSIDE_FRAMEWORK.find((folder) => under(target, folder));
-    if (outside) return `app/framework must not import from ${outside}/: it is built on the framework, not the other way round`;
+    if (outside)
+      return `app/framework must not import from ${outside}/: it is built on the framework, not the other way round`;
     const below = ['app/framework/db', 'app/framework/exception'].find((folder) => under(file, folder));
-    if (below && under(target, 'app/framework/webapi')) return `${below}/ must not import from app/framework/webapi/: the web API maps domain errors to HTTP at the edge`;
+    if (below && under(target, 'app/framework/webapi'))
+      return `${below}/ must not import from app/framework/webapi/: the web API maps domain errors to HTTP at the edge`;
     return null;
   }
   const from = moduleOf(file);
   if (!from) return null;
-  if (under(target, 'app')) return `${from.name} must import the runtime through '#framework', not from app/ (everything deeper is internal)`;
+  if (under(target, 'app'))
+    return `${from.name} must import the runtime through '#framework', not from app/ (everything deeper is internal)`;
   const to = moduleOf(target);
   if (to && to.name !== from.name && to.rest[0] !== 'Api') {
     return `${from.name} may import ${to.name} only through its Api/ folder, not ${to.rest.join('/')}`;
@@ -62,7 +66,10 @@ const importsRule = {
       if (!source.value.startsWith('.') && !source.value.startsWith('#modules/')) return;
       const target = source.value.startsWith('#modules/')
         ? source.value.slice(1)
-        : path.relative(ROOT, path.resolve(path.dirname(context.filename), source.value)).split(path.sep).join('/');
+        : path
+            .relative(ROOT, path.resolve(path.dirname(context.filename), source.value))
+            .split(path.sep)
+            .join('/');
       const message = layeringViolation(file, target);
       if (message) context.report({ node: source, message });
     };

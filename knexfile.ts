@@ -52,7 +52,10 @@ function config(): Knex.Config {
   const modules = orderModules(installed, readModuleConfig(moduleConfigFile(process.env, ROOT)));
   // knex does not hand its instance to a migration source; the knex CLI exits when its command is done.
   const knex = knexFactory({ ...database.config, pool: { min: 0, max: 1 } });
-  return { ...database.config, migrations: { migrationSource: new ModuleMigrationSource(modules, { extensions: ['.ts'], installed, knex }) } };
+  return {
+    ...database.config,
+    migrations: { migrationSource: new ModuleMigrationSource(modules, { extensions: ['.ts'], installed, knex }) },
+  };
 }
 
 export default config();

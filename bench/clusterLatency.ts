@@ -24,9 +24,18 @@ async function main(): Promise<void> {
     await createProducts(cluster, 'api1', token, SKUS);
     const patientId = await createPatient(cluster, 'api1', token);
     const ids: string[] = [];
-    for (let i = 0; i < RECOMMENDATIONS; i++) ids.push(((await createRecommendation(cluster, 'api1', token, patientId, [SKUS[0]!])).body as { recommendation_id: string }).recommendation_id);
+    for (let i = 0; i < RECOMMENDATIONS; i++)
+      ids.push(
+        (
+          (await createRecommendation(cluster, 'api1', token, patientId, [SKUS[0]!])).body as {
+            recommendation_id: string;
+          }
+        ).recommendation_id,
+      );
     let offset = 1;
-    console.log(`Add Items on api1 (PostgreSQL through the data link), ${REQUESTS} requests, ${CONCURRENCY} at once, one new item each`);
+    console.log(
+      `Add Items on api1 (PostgreSQL through the data link), ${REQUESTS} requests, ${CONCURRENCY} at once, one new item each`,
+    );
     for (const delayMs of [0, 50]) {
       cluster.forwarders.get('database')!.delayMs = delayMs;
       const latencies: number[] = [];

@@ -55,7 +55,10 @@ import { benchOnSqlite } from './lib/seed.js';
 
 process.env.LOG_LEVEL ??= 'warn';
 
-export function benchOptions(argv: readonly string[], log: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): BenchOptions {
+export function benchOptions(
+  argv: readonly string[],
+  log: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
+): BenchOptions {
   const has = (flag: string) => argv.includes(flag);
   const value = (flag: string): string | undefined => {
     const i = argv.indexOf(flag);
@@ -77,14 +80,27 @@ export function benchOptions(argv: readonly string[], log: (line: string) => voi
   };
   const smoke = has('--smoke');
   const processes = num('--processes', 1);
-  if (!Number.isInteger(processes) || processes < 1) throw new Error(`--processes needs a whole number of at least 1, got "${value('--processes')}"`);
+  if (!Number.isInteger(processes) || processes < 1)
+    throw new Error(`--processes needs a whole number of at least 1, got "${value('--processes')}"`);
   // SQLite is refused in runBench (processesRefusal), where the database is known.
   const dir = path.join(PROJECT_ROOT, 'var', 'bench');
   const profileArg = value('--profile');
-  const profileSeconds = has('--profile') ? (profileArg && /^\d+(\.\d+)?$/.test(profileArg) ? Number(profileArg) : smoke ? 1 : 15) : null;
-  if (profileSeconds !== null && processes > 1) throw new Error('--profile runs one server process under node --cpu-prof; it cannot be combined with --processes > 1');
+  const profileSeconds = has('--profile')
+    ? profileArg && /^\d+(\.\d+)?$/.test(profileArg)
+      ? Number(profileArg)
+      : smoke
+        ? 1
+        : 15
+    : null;
+  if (profileSeconds !== null && processes > 1)
+    throw new Error(
+      '--profile runs one server process under node --cpu-prof; it cannot be combined with --processes > 1',
+    );
   const connections = num('--connections', 10);
-  if (connections < processes) throw new Error(`--connections ${connections} cannot reach --processes ${processes}: at least one connection per process`);
+  if (connections < processes)
+    throw new Error(
+      `--connections ${connections} cannot reach --processes ${processes}: at least one connection per process`,
+    );
   return {
     mode: smoke ? 'smoke' : 'full',
     shape: smoke ? SMOKE_SHAPE : FULL_SHAPE,
@@ -101,11 +117,25 @@ export function benchOptions(argv: readonly string[], log: (line: string) => voi
       ? null
       : smoke
         ? { addSizes: [1, 10], getSizes: [10, 100], warmupSeconds: 0.2, seconds: 0.5, servers: ['service'] }
-        : { addSizes: [1, 10, 100, 1000], getSizes: [10, 1000, 10000], warmupSeconds: 0.5, seconds: 2.5, servers: list<ServerKind>('--scaling-servers', SERVER_KINDS, ['service']) },
-    plugins: has('--no-plugins') ? null : smoke ? { counts: [0, 1, 5], sampleMs: 10, samples: 1 } : { counts: [0, 1, 5, 20], sampleMs: 100, samples: 3 },
+        : {
+            addSizes: [1, 10, 100, 1000],
+            getSizes: [10, 1000, 10000],
+            warmupSeconds: 0.5,
+            seconds: 2.5,
+            servers: list<ServerKind>('--scaling-servers', SERVER_KINDS, ['service']),
+          },
+    plugins: has('--no-plugins')
+      ? null
+      : smoke
+        ? { counts: [0, 1, 5], sampleMs: 10, samples: 1 }
+        : { counts: [0, 1, 5, 20], sampleMs: 100, samples: 3 },
     soak: has('--no-soak')
       ? null
-      : { warmupRequests: smoke ? 100 : 5_000, requests: num('--soak-requests', smoke ? 300 : 100_000), maxSeconds: num('--soak-max-seconds', smoke ? 30 : 150) },
+      : {
+          warmupRequests: smoke ? 100 : 5_000,
+          requests: num('--soak-requests', smoke ? 300 : 100_000),
+          maxSeconds: num('--soak-max-seconds', smoke ? 30 : 150),
+        },
     driverTransactions: has('--no-driver') ? null : smoke ? 20 : 300,
     profileSeconds,
     profileServers: list<ServerKind>('--profile-servers', ALL_SERVER_KINDS, ['service']),
@@ -115,7 +145,11 @@ export function benchOptions(argv: readonly string[], log: (line: string) => voi
   };
 }
 
-export function writeResults(dir: string, report: Awaited<ReturnType<typeof runBench>>, out?: string): { json: string; md: string; text: string } {
+export function writeResults(
+  dir: string,
+  report: Awaited<ReturnType<typeof runBench>>,
+  out?: string,
+): { json: string; md: string; text: string } {
   const name = out ?? (report.mode === 'smoke' ? 'smoke-results' : 'results');
   if (!/^[\w.-]+$/.test(name)) throw new Error(`--out takes a plain file name, got "${name}"`);
   const json = path.join(dir, `${name}.json`);
@@ -132,8 +166,17 @@ async function asyncMain(argv: readonly string[]): Promise<void> {
   const smoke = argv.includes('--smoke');
   const dir = path.join(PROJECT_ROOT, 'var', 'bench');
   if (argv.includes('--statements')) {
-    const probe = await runStatementProbe({ dir, operations: 0, bulkSize: 1000, consumerCounts: [], amqpUrl: null, log: () => undefined });
-    process.stdout.write(`db queue consumer on ${probe.database}: ${probe.perOperation.toFixed(2)} statements per operation\n${JSON.stringify(probe.bySql, null, 2)}\n`);
+    const probe = await runStatementProbe({
+      dir,
+      operations: 0,
+      bulkSize: 1000,
+      consumerCounts: [],
+      amqpUrl: null,
+      log: () => undefined,
+    });
+    process.stdout.write(
+      `db queue consumer on ${probe.database}: ${probe.perOperation.toFixed(2)} statements per operation\n${JSON.stringify(probe.bySql, null, 2)}\n`,
+    );
     return;
   }
   const options = {
@@ -154,7 +197,15 @@ async function asyncMain(argv: readonly string[]): Promise<void> {
   const oneBulk = argv.includes('--no-one-bulk') ? undefined : await oneBulkRun(options);
   const report = drains
     ? { ...drains, oneBulk }
-    : { operations: options.operations, batchSize: 'default' as const, database: '', rounds: options.rounds, drains: [], sync: { clients: 0, seconds: 0, perSecond: 0, loadAverage: 0 }, oneBulk };
+    : {
+        operations: options.operations,
+        batchSize: 'default' as const,
+        database: '',
+        rounds: options.rounds,
+        drains: [],
+        sync: { clients: 0, seconds: 0, perSecond: 0, loadAverage: 0 },
+        oneBulk,
+      };
   const text = asyncMarkdown(report);
   mkdirSync(dir, { recursive: true }); // not made by a run on a database server
   writeFileSync(path.join(dir, 'async-results.json'), `${JSON.stringify(report, null, 2)}\n`);
@@ -163,9 +214,11 @@ async function asyncMain(argv: readonly string[]): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  if (process.argv.includes('--scenario') && process.argv[process.argv.indexOf('--scenario') + 1] === 'login-flood') return loginFlood(process.argv.slice(2));
+  if (process.argv.includes('--scenario') && process.argv[process.argv.indexOf('--scenario') + 1] === 'login-flood')
+    return loginFlood(process.argv.slice(2));
   if (process.argv.includes('--async')) return asyncMain(process.argv.slice(2));
-  if (process.argv.includes('--scenario') && process.argv[process.argv.indexOf('--scenario') + 1] === 'webhooks') return webhooksMain(process.argv.slice(2));
+  if (process.argv.includes('--scenario') && process.argv[process.argv.indexOf('--scenario') + 1] === 'webhooks')
+    return webhooksMain(process.argv.slice(2));
   let options = benchOptions(process.argv.slice(2));
   // Before the baseline's build: a refusal should not cost minutes.
   const refusal = processesRefusal(options.processes, benchOnSqlite(), options.profileSeconds !== null);
@@ -174,13 +227,18 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  if (options.baselineRef) options = { ...options, baselineRoot: prepareBaseline(options.baselineRef, options.dir, options.log) };
+  if (options.baselineRef)
+    options = { ...options, baselineRoot: prepareBaseline(options.baselineRef, options.dir, options.log) };
   const report = await runBench(options);
   const argv = process.argv.slice(2);
   const out = argv.includes('--out') ? argv[argv.indexOf('--out') + 1] : undefined;
   const { json, md, text } = writeResults(options.dir, report, out);
-  process.stdout.write(`\n${text}\nWritten: ${path.relative(process.cwd(), json)}, ${path.relative(process.cwd(), md)}\n`);
-  const failed = report.scenarios.some((s) => Object.values(s.servers).some((v) => v.failures > 0)) || report.probes.some((p) => !p.same);
+  process.stdout.write(
+    `\n${text}\nWritten: ${path.relative(process.cwd(), json)}, ${path.relative(process.cwd(), md)}\n`,
+  );
+  const failed =
+    report.scenarios.some((s) => Object.values(s.servers).some((v) => v.failures > 0)) ||
+    report.probes.some((p) => !p.same);
   if (failed) {
     process.stderr.write('Some requests failed or the servers answered differently: see above.\n');
     process.exitCode = 1;
@@ -192,7 +250,14 @@ async function loginFlood(argv: readonly string[]): Promise<void> {
   const options = benchOptions(argv);
   const baselineRoot = options.baselineRef ? prepareBaseline(options.baselineRef, options.dir, options.log) : undefined;
   const seconds = argv.includes('--seconds') ? options.seconds : 8;
-  const report = await runLoginFlood({ dir: options.dir, seconds, floodConnections: 64, baselineRoot, baselineRef: options.baselineRef, log: options.log });
+  const report = await runLoginFlood({
+    dir: options.dir,
+    seconds,
+    floodConnections: 64,
+    baselineRoot,
+    baselineRef: options.baselineRef,
+    log: options.log,
+  });
   const text = floodMarkdown(report);
   writeFileSync(path.join(options.dir, 'login-flood.json'), `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(path.join(options.dir, 'login-flood.md'), text);

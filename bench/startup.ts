@@ -16,7 +16,10 @@ import { DiConfig, readDiConfig } from '../app/framework/config/DiConfig.js';
 import { moduleXmlPaths } from '../app/framework/config/moduleXmlFiles.js';
 import { readWebapiConfig } from '../app/framework/config/WebapiConfig.js';
 import { EventConfig, readEventConfig } from '../app/framework/event/EventConfig.js';
-import { ExtensionAttributesConfig, readExtensionAttributesConfig } from '../app/framework/extension/ExtensionAttributesConfig.js';
+import {
+  ExtensionAttributesConfig,
+  readExtensionAttributesConfig,
+} from '../app/framework/extension/ExtensionAttributesConfig.js';
 import { loadModules } from '../app/framework/module/ModuleLoader.js';
 
 const runs = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 15;
@@ -38,12 +41,17 @@ function readXml() {
 /** Maps survive the round trip (the configs are maps of maps). */
 const replacer = (_key: string, value: unknown) => (value instanceof Map ? { $map: [...value] } : value);
 const reviver = (_key: string, value: unknown) =>
-  value && typeof value === 'object' && '$map' in value ? new Map((value as { $map: [unknown, unknown][] }).$map) : value;
+  value && typeof value === 'object' && '$map' in value
+    ? new Map((value as { $map: [unknown, unknown][] }).$map)
+    : value;
 
 /** The compiled read: one JSON file, after checking every source file is as it was compiled (a stat each). */
 function readCompiled(file: string) {
-  const compiled = JSON.parse(readFileSync(file, 'utf8'), reviver) as ReturnType<typeof readXml> & { sources: [string, number][] };
-  for (const [source, mtimeMs] of compiled.sources) if (statSync(source).mtimeMs !== mtimeMs) throw new Error(`${source} changed since compile`);
+  const compiled = JSON.parse(readFileSync(file, 'utf8'), reviver) as ReturnType<typeof readXml> & {
+    sources: [string, number][];
+  };
+  for (const [source, mtimeMs] of compiled.sources)
+    if (statSync(source).mtimeMs !== mtimeMs) throw new Error(`${source} changed since compile`);
   return {
     ...compiled,
     di: Object.assign(new DiConfig(), compiled.di),
@@ -78,9 +86,13 @@ try {
     ...etc('extension_attributes.xml'),
   ];
   const compiledFile = path.join(dir, 'webapi_rest.json');
-  writeFileSync(compiledFile, JSON.stringify({ ...config, sources: sources.map((s) => [s, statSync(s).mtimeMs]) }, replacer));
+  writeFileSync(
+    compiledFile,
+    JSON.stringify({ ...config, sources: sources.map((s) => [s, statSync(s).mtimeMs]) }, replacer),
+  );
   const roundTrip = readCompiled(compiledFile);
-  if (JSON.stringify(roundTrip.di, replacer) !== JSON.stringify(config.di, replacer)) throw new Error('the compiled di config differs from the XML one');
+  if (JSON.stringify(roundTrip.di, replacer) !== JSON.stringify(config.di, replacer))
+    throw new Error('the compiled di config differs from the XML one');
 
   // The first reading in a process pays for warming up the parser: measured apart.
   const firstXml = timeMs(readXml);
@@ -97,7 +109,12 @@ try {
   const whole: number[] = [];
   const process_: number[] = [];
   for (let i = 0; i < Math.min(runs, 7); i++) {
-    const [create, sinceStart] = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: PROJECT_ROOT, encoding: 'utf8' }).split(' ').map(Number);
+    const [create, sinceStart] = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: PROJECT_ROOT,
+      encoding: 'utf8',
+    })
+      .split(' ')
+      .map(Number);
     whole.push(create!);
     process_.push(sinceStart!);
   }

@@ -62,7 +62,11 @@ describe('eslint.cycles.js (lint rule layering/cycles)', function () {
       const application = 'app/bootstrap/Application.ts';
       expect(await cycleErrors(application, saved(application))).to.deep.equal([]);
       const httpApp = 'app/bootstrap/HttpApp.ts';
-      const code = withLines(httpApp, "import type { Application } from './Application.js';", 'export type A = Application;');
+      const code = withLines(
+        httpApp,
+        "import type { Application } from './Application.js';",
+        'export type A = Application;',
+      );
       const errors = await cycleErrors(httpApp, code);
       expect(errors).to.deep.equal([
         fileLoop('app/bootstrap/HttpApp.ts', 'app/bootstrap/Application.ts', 'app/bootstrap/HttpApp.ts'),

@@ -28,7 +28,9 @@ describe('eslint.layering.js (lint rule layering/imports)', function () {
         FILE,
         "import { StoreRepositoryInterface } from '../../../modules/Dispensary/Store/Api/StoreRepositoryInterface.js';\nexport const store = StoreRepositoryInterface;\n",
       );
-      expect(errors).to.deep.equal(['app/framework must not import from modules/: the runtime knows modules only through their etc/*.xml']);
+      expect(errors).to.deep.equal([
+        'app/framework must not import from modules/: the runtime knows modules only through their etc/*.xml',
+      ]);
     });
 
     it('should fail imports, re-exports and dynamic imports from app/bootstrap, app/cli and app/bin', async () => {
@@ -49,7 +51,8 @@ describe('eslint.layering.js (lint rule layering/imports)', function () {
     });
 
     it('should fail an import of the web API from db/ and exception/', async () => {
-      const line = "import { WebapiException } from '../webapi/WebapiException.js';\nexport const e = WebapiException;\n";
+      const line =
+        "import { WebapiException } from '../webapi/WebapiException.js';\nexport const e = WebapiException;\n";
       expect(await layeringErrors(FILE, line)).to.deep.equal([
         'app/framework/db/ must not import from app/framework/webapi/: the web API maps domain errors to HTTP at the edge',
       ]);
@@ -59,7 +62,12 @@ describe('eslint.layering.js (lint rule layering/imports)', function () {
     });
 
     it('should pass imports within the framework', async () => {
-      expect(await layeringErrors(FILE, "export { parseDatabaseUrl } from './dialect.js';\nexport { loadModules } from '../module/ModuleLoader.js';\n")).to.deep.equal([]);
+      expect(
+        await layeringErrors(
+          FILE,
+          "export { parseDatabaseUrl } from './dialect.js';\nexport { loadModules } from '../module/ModuleLoader.js';\n",
+        ),
+      ).to.deep.equal([]);
     });
   });
 
@@ -82,7 +90,10 @@ describe('eslint.layering.js (lint rule layering/imports)', function () {
     });
 
     it('should fail an import of the runtime from app/ instead of #framework', async () => {
-      const errors = await layeringErrors(FILE, "import { ConnectionProvider } from '../../../../../app/framework/db/ConnectionProvider.js';\nexport const c = ConnectionProvider;\n");
+      const errors = await layeringErrors(
+        FILE,
+        "import { ConnectionProvider } from '../../../../../app/framework/db/ConnectionProvider.js';\nexport const c = ConnectionProvider;\n",
+      );
       expect(errors).to.deep.equal([
         "Dispensary_Recommendation must import the runtime through '#framework', not from app/ (everything deeper is internal)",
       ]);

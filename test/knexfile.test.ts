@@ -38,13 +38,20 @@ async function run(command: string, args: readonly string[], env: Record<string,
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof failed.code === 'number' ? failed.code : -1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+    return {
+      code: typeof failed.code === 'number' ? failed.code : -1,
+      stdout: failed.stdout ?? '',
+      stderr: failed.stderr ?? '',
+    };
   }
 }
 
 /** What the service (compiled code, the suite's MODULE_CONFIG_FILE, which the knex CLI reads too) would migrate, in its order. */
 function serviceMigrationNames(): string[] {
-  const modules = loadModules([{ modulesDir: path.join(PROJECT_ROOT, 'modules'), codeDir: path.join(DIST_ROOT, 'modules') }], moduleConfigFile());
+  const modules = loadModules(
+    [{ modulesDir: path.join(PROJECT_ROOT, 'modules'), codeDir: path.join(DIST_ROOT, 'modules') }],
+    moduleConfigFile(),
+  );
   return new ModuleMigrationSource(modules).list().map((migration) => migration.name);
 }
 
@@ -55,7 +62,8 @@ describe('knexfile.ts (the knex CLI from the project root)', function () {
   let db: Knex;
 
   const knex = (...args: string[]) => run(process.execPath, [KNEX_CLI, ...args], { DATABASE_URL: database.url });
-  const recorded = async () => (await db('knex_migrations').orderBy('id').select('name')).map((row: { name: string }) => row.name);
+  const recorded = async () =>
+    (await db('knex_migrations').orderBy('id').select('name')).map((row: { name: string }) => row.name);
   const serviceUpgrade = async () => {
     const app = await Application.create({ area: 'global', databaseUrl: database.url });
     try {
@@ -118,14 +126,18 @@ describe('knexfile.ts (the knex CLI from the project root)', function () {
 
     const list = await knex('migrate:list');
     expect(list.code, list.stderr).to.equal(0);
-    expect(list.stdout).to.contain(`Found ${names.length + 1} Completed Migration file/files.`).and.to.contain(gone);
+    expect(list.stdout)
+      .to.contain(`Found ${names.length + 1} Completed Migration file/files.`)
+      .and.to.contain(gone);
     const latest = await knex('migrate:latest');
     expect(latest.code, latest.stderr).to.equal(0);
     expect(latest.stdout).to.contain('Already up to date');
 
     const rollback = await knex('migrate:rollback');
     expect(rollback.code).to.not.equal(0);
-    expect(rollback.stderr + rollback.stdout).to.contain(`Migration ${gone} belongs to Clinic_Gone, which is no longer in the module folders`);
+    expect(rollback.stderr + rollback.stdout).to.contain(
+      `Migration ${gone} belongs to Clinic_Gone, which is no longer in the module folders`,
+    );
     expect(await recorded()).to.deep.equal([...names, gone]);
   });
 
@@ -157,7 +169,17 @@ describe('npm run migration:make', function () {
   it("should write an empty migration named <UTC timestamp>_<vendor>_<module>_<name>.ts into the module's folder, which the service then runs", async () => {
     const startedAt = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
     // The documented command itself, through npm.
-    const result = await run('npm', ['run', '--silent', 'migration:make', '--', '--modules-dir', tree.modulesDir, '--module', 'Fixture_Ledger', 'add_entry']);
+    const result = await run('npm', [
+      'run',
+      '--silent',
+      'migration:make',
+      '--',
+      '--modules-dir',
+      tree.modulesDir,
+      '--module',
+      'Fixture_Ledger',
+      'add_entry',
+    ]);
     expect(result.code, result.stderr).to.equal(0);
     const folder = tree.path('Fixture_Ledger', 'migrations');
     const files = readdirSync(folder);
@@ -167,10 +189,14 @@ describe('npm run migration:make', function () {
     expect(stamp! >= startedAt).to.equal(true);
     expect(result.stdout).to.contain(path.join(folder, files[0]!));
     const source = readFileSync(path.join(folder, files[0]!), 'utf8');
-    expect(source).to.equal(readFileSync(path.join(PROJECT_ROOT, 'app', 'framework', 'db', 'migration.stub.ts'), 'utf8'));
+    expect(source).to.equal(
+      readFileSync(path.join(PROJECT_ROOT, 'app', 'framework', 'db', 'migration.stub.ts'), 'utf8'),
+    );
 
     // What `npm run build` would emit, next to the source (the tree has no separate code folder).
-    const { outputText } = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
+    const { outputText } = ts.transpileModule(source, {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+    });
     writeFileSync(path.join(folder, files[0]!.replace(/\.ts$/, '.js')), outputText);
     const app = await Application.create({ ...tree.options('global'), databaseUrl: database.url });
     try {
@@ -194,12 +220,18 @@ describe('npm run migration:make', function () {
     const now = Date.now();
     for (let second = 0; second < 120; second++) {
       const stamp = new Date(now + second * 1000).toISOString().replace(/\D/g, '').slice(0, 14);
-      tree.file('Fixture_Other', `migrations/${stamp}_fixture_ledger_add_entry.ts`, 'export async function up(): Promise<void> {}\n');
+      tree.file(
+        'Fixture_Other',
+        `migrations/${stamp}_fixture_ledger_add_entry.ts`,
+        'export async function up(): Promise<void> {}\n',
+      );
     }
     // A name that already starts with the vendor and module keeps a single prefix.
     const result = await make('--module', 'Fixture_Ledger', 'fixture_ledger_add_entry');
     expect(result.code).to.equal(1);
-    expect(result.stderr).to.match(/Migration name "\d{14}_fixture_ledger_add_entry" is used by both Fixture_Ledger and Fixture_Other; nothing was created/);
+    expect(result.stderr).to.match(
+      /Migration name "\d{14}_fixture_ledger_add_entry" is used by both Fixture_Ledger and Fixture_Other; nothing was created/,
+    );
     expect(readdirSync(tree.path('Fixture_Ledger', 'migrations'))).to.deep.equal([]);
   });
 });

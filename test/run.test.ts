@@ -21,7 +21,11 @@ async function npmTest(...args: string[]): Promise<Run> {
   let stderr = '';
   let code = 0;
   try {
-    ({ stdout, stderr } = await promisify(execFile)(process.execPath, [path.join(DIST_ROOT, 'test', 'run.js'), ...args, '--reporter', 'json'], { cwd: PROJECT_ROOT }));
+    ({ stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      [path.join(DIST_ROOT, 'test', 'run.js'), ...args, '--reporter', 'json'],
+      { cwd: PROJECT_ROOT },
+    ));
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
     [code, stdout, stderr] = [failed.code ?? -1, failed.stdout ?? '', failed.stderr ?? ''];

@@ -81,7 +81,9 @@ for (const arg of process.argv.slice(2)) {
   selected = true;
   specs.push(...sources);
 }
-const files = (selected ? specs : testSources(TEST_DIR)).map((source) => path.join('dist', source.replace(/\.ts$/, '.js')));
+const files = (selected ? specs : testSources(TEST_DIR)).map((source) =>
+  path.join('dist', source.replace(/\.ts$/, '.js')),
+);
 const missing = files.filter((file) => !existsSync(path.join(PROJECT_ROOT, file)));
 if (missing.length) {
   process.stderr.write(`npm test: not compiled (does the file exist? npm test builds first): ${missing.join(', ')}\n`);

@@ -10,9 +10,15 @@ import { compileDi } from '../framework/compile/DiCompiler.js';
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const dirs = process.argv.slice(2);
 try {
-  const result = compileDi({ projectRoot, modulesDirs: (dirs.length ? dirs : ['modules']).map((dir) => path.resolve(projectRoot, dir)) });
-  process.stderr.write(`setup:di:compile: ${result.checks} checks in ${result.files.length} files under generated/di\n`);
-  for (const name of result.skipped) process.stderr.write(`setup:di:compile: not checked by the compiler (no TypeScript file): ${name}\n`);
+  const result = compileDi({
+    projectRoot,
+    modulesDirs: (dirs.length ? dirs : ['modules']).map((dir) => path.resolve(projectRoot, dir)),
+  });
+  process.stderr.write(
+    `setup:di:compile: ${result.checks} checks in ${result.files.length} files under generated/di\n`,
+  );
+  for (const name of result.skipped)
+    process.stderr.write(`setup:di:compile: not checked by the compiler (no TypeScript file): ${name}\n`);
   for (const line of result.untyped) process.stderr.write(`setup:di:compile: ${line}\n`);
 } catch (error) {
   process.stderr.write(`setup:di:compile: ${(error as Error).message}\n`);

@@ -38,11 +38,15 @@ function main(): number {
   const modules = discoverModules([{ modulesDir, codeDir: modulesDir }]);
   const module = modules.find((candidate) => candidate.name === values.module);
   if (!module) {
-    process.stderr.write(`No module ${values.module} in ${modulesDir} (there are ${modules.map((m) => m.name).join(', ')})\n`);
+    process.stderr.write(
+      `No module ${values.module} in ${modulesDir} (there are ${modules.map((m) => m.name).join(', ')})\n`,
+    );
     return 1;
   }
   // The vendor too (`clinic_limits_...`, as the guide's `acme_reminders_...`): two vendors' modules may share a name.
-  const prefix = [module.vendor, module.module].map((part) => toSnakeCase(part.charAt(0).toLowerCase() + part.slice(1))).join('_');
+  const prefix = [module.vendor, module.module]
+    .map((part) => toSnakeCase(part.charAt(0).toLowerCase() + part.slice(1)))
+    .join('_');
   const lower = name!.toLowerCase();
   const fullName = lower.startsWith(`${prefix}_`) ? lower : `${prefix}_${lower}`;
 

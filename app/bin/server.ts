@@ -62,6 +62,8 @@ function stopOnSignals(app: Application, server: http.Server): void {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? (error instanceof ConfigError || error instanceof DatabaseStorageError ? error.message : error.stack) : String(error)}\n`);
+  process.stderr.write(
+    `${error instanceof Error ? (error instanceof ConfigError || error instanceof DatabaseStorageError ? error.message : error.stack) : String(error)}\n`,
+  );
   process.exit(1);
 });

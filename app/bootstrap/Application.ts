@@ -40,12 +40,7 @@ import { buildContainer, type Container } from './buildContainer.js';
 import { checkRoutes } from './checkRoutes.js';
 import { loadConfiguration, type Configuration } from './loadConfiguration.js';
 import { closeResources, openResources, type Resources } from './openResources.js';
-import {
-  migrationSourceOf,
-  upgradeDatabase,
-  type UpgradeResult,
-  type UpgradeSubject,
-} from './upgradeDatabase.js';
+import { migrationSourceOf, upgradeDatabase, type UpgradeResult, type UpgradeSubject } from './upgradeDatabase.js';
 import { createRouteTarget, type RouteTargetSources } from './routeTarget.js';
 
 export type { ApplicationOptions } from './ApplicationOptions.js';

@@ -116,28 +116,41 @@ export const DEFAULT_CONSUMER_BATCH_WAIT_MS = 20;
 
 export const DEFAULT_DATABASE_URL = `sqlite:${path.join('var', 'db.sqlite')}`;
 
-export function readDeploymentConfig(options: DeploymentConfigOverrides = {}, env: Environment = process.env): DeploymentConfig {
+export function readDeploymentConfig(
+  options: DeploymentConfigOverrides = {},
+  env: Environment = process.env,
+): DeploymentConfig {
   return {
     databaseUrl: options.databaseUrl ?? databaseUrl(env),
     databaseTimeouts: databaseTimeouts(options.databaseTimeouts, env),
     developerMode: options.developerMode ?? isDeveloperMode(env),
     bodyLimit: options.bodyLimit ?? Number(env.BODY_LIMIT ?? 1024 * 1024),
     bulkBodyLimit: options.bulkBodyLimit ?? wholeNumber('BULK_BODY_LIMIT', env.BULK_BODY_LIMIT, 16 * 1024 * 1024, 1),
-    bulkMaxOperations: options.bulkMaxOperations ?? wholeNumber('BULK_MAX_OPERATIONS', env.BULK_MAX_OPERATIONS, 10_000, 1),
+    bulkMaxOperations:
+      options.bulkMaxOperations ?? wholeNumber('BULK_MAX_OPERATIONS', env.BULK_MAX_OPERATIONS, 10_000, 1),
     cryptKey: options.cryptKey !== undefined ? options.cryptKey : env.CRYPT_KEY || null,
     cryptKeyFile: options.cryptKeyFile ?? env.CRYPT_KEY_FILE ?? path.join(PROJECT_ROOT, 'var', 'crypt.key'),
     oauthAccessTokenAsBearer: options.oauthAccessTokenAsBearer ?? env.OAUTH_ACCESS_TOKEN_AS_BEARER === '1',
     trustProxy: options.trustProxy ?? trustProxy(env.TRUST_PROXY),
     adminLogin: {
-      lockoutFailures: options.adminLogin?.lockoutFailures ?? wholeNumber('ADMIN_LOCKOUT_FAILURES', env.ADMIN_LOCKOUT_FAILURES, 6),
-      lockoutMinutes: options.adminLogin?.lockoutMinutes ?? wholeNumber('ADMIN_LOCKOUT_MINUTES', env.ADMIN_LOCKOUT_MINUTES, 30, 1),
+      lockoutFailures:
+        options.adminLogin?.lockoutFailures ?? wholeNumber('ADMIN_LOCKOUT_FAILURES', env.ADMIN_LOCKOUT_FAILURES, 6),
+      lockoutMinutes:
+        options.adminLogin?.lockoutMinutes ?? wholeNumber('ADMIN_LOCKOUT_MINUTES', env.ADMIN_LOCKOUT_MINUTES, 30, 1),
       rateLimit: options.adminLogin?.rateLimit ?? wholeNumber('ADMIN_TOKEN_RATE_LIMIT', env.ADMIN_TOKEN_RATE_LIMIT, 10),
-      rateWindowSeconds: options.adminLogin?.rateWindowSeconds ?? wholeNumber('ADMIN_TOKEN_RATE_WINDOW_SECONDS', env.ADMIN_TOKEN_RATE_WINDOW_SECONDS, 60, 1),
-      failureDelayMs: options.adminLogin?.failureDelayMs ?? wholeNumber('ADMIN_LOGIN_FAILURE_DELAY_MS', env.ADMIN_LOGIN_FAILURE_DELAY_MS, 1000),
+      rateWindowSeconds:
+        options.adminLogin?.rateWindowSeconds ??
+        wholeNumber('ADMIN_TOKEN_RATE_WINDOW_SECONDS', env.ADMIN_TOKEN_RATE_WINDOW_SECONDS, 60, 1),
+      failureDelayMs:
+        options.adminLogin?.failureDelayMs ??
+        wholeNumber('ADMIN_LOGIN_FAILURE_DELAY_MS', env.ADMIN_LOGIN_FAILURE_DELAY_MS, 1000),
     },
     passwordHashing: {
-      scryptCost: options.passwordHashing?.scryptCost ?? scryptCost('PASSWORD_SCRYPT_COST', env.PASSWORD_SCRYPT_COST, 2 ** 17),
-      concurrency: options.passwordHashing?.concurrency ?? wholeNumber('PASSWORD_HASH_CONCURRENCY', env.PASSWORD_HASH_CONCURRENCY, defaultHashConcurrency(), 1),
+      scryptCost:
+        options.passwordHashing?.scryptCost ?? scryptCost('PASSWORD_SCRYPT_COST', env.PASSWORD_SCRYPT_COST, 2 ** 17),
+      concurrency:
+        options.passwordHashing?.concurrency ??
+        wholeNumber('PASSWORD_HASH_CONCURRENCY', env.PASSWORD_HASH_CONCURRENCY, defaultHashConcurrency(), 1),
       queue: options.passwordHashing?.queue ?? wholeNumber('PASSWORD_HASH_QUEUE', env.PASSWORD_HASH_QUEUE, 16),
     },
     maxJsonDepth: options.maxJsonDepth ?? Number(env.JSON_MAX_DEPTH ?? DEFAULT_MAX_JSON_DEPTH),
@@ -148,41 +161,63 @@ export function readDeploymentConfig(options: DeploymentConfigOverrides = {}, en
     amqpUrl: options.amqpUrl !== undefined ? options.amqpUrl : env.AMQP_URL || null,
     amqpTimeouts: {
       heartbeatSeconds:
-        options.amqpTimeouts?.heartbeatSeconds ?? wholeNumber('AMQP_HEARTBEAT_SECONDS', env.AMQP_HEARTBEAT_SECONDS, DEFAULT_AMQP_TIMEOUTS.heartbeatSeconds, 1),
-      connectMs: options.amqpTimeouts?.connectMs ?? wholeNumber('AMQP_CONNECT_TIMEOUT_MS', env.AMQP_CONNECT_TIMEOUT_MS, DEFAULT_AMQP_TIMEOUTS.connectMs, 1),
-      confirmMs: options.amqpTimeouts?.confirmMs ?? wholeNumber('AMQP_CONFIRM_TIMEOUT_MS', env.AMQP_CONFIRM_TIMEOUT_MS, DEFAULT_AMQP_TIMEOUTS.confirmMs, 1),
+        options.amqpTimeouts?.heartbeatSeconds ??
+        wholeNumber('AMQP_HEARTBEAT_SECONDS', env.AMQP_HEARTBEAT_SECONDS, DEFAULT_AMQP_TIMEOUTS.heartbeatSeconds, 1),
+      connectMs:
+        options.amqpTimeouts?.connectMs ??
+        wholeNumber('AMQP_CONNECT_TIMEOUT_MS', env.AMQP_CONNECT_TIMEOUT_MS, DEFAULT_AMQP_TIMEOUTS.connectMs, 1),
+      confirmMs:
+        options.amqpTimeouts?.confirmMs ??
+        wholeNumber('AMQP_CONFIRM_TIMEOUT_MS', env.AMQP_CONFIRM_TIMEOUT_MS, DEFAULT_AMQP_TIMEOUTS.confirmMs, 1),
     },
     queuePrefix: options.queuePrefix ?? env.QUEUE_PREFIX ?? '',
     dbQueueLockTimeoutMs: options.dbQueueLockTimeoutMs ?? Number(env.DB_QUEUE_LOCK_TIMEOUT_MS ?? 60_000),
-    webhookAllowedHosts: options.webhookAllowedHosts !== undefined ? options.webhookAllowedHosts : hostList(env.WEBHOOK_ALLOWED_HOSTS),
+    webhookAllowedHosts:
+      options.webhookAllowedHosts !== undefined ? options.webhookAllowedHosts : hostList(env.WEBHOOK_ALLOWED_HOSTS),
     eventMaxAttempts: options.eventMaxAttempts ?? wholeNumber('EVENT_MAX_ATTEMPTS', env.EVENT_MAX_ATTEMPTS, 8, 1),
     eventRetryBaseMs: options.eventRetryBaseMs ?? wholeNumber('EVENT_RETRY_BASE_MS', env.EVENT_RETRY_BASE_MS, 1000),
     eventTimeoutMs: options.eventTimeoutMs ?? wholeNumber('EVENT_TIMEOUT_MS', env.EVENT_TIMEOUT_MS, 10_000, 1),
     eventLeaseMs: options.eventLeaseMs ?? wholeNumber('EVENT_LEASE_MS', env.EVENT_LEASE_MS, 30_000, 1),
-    eventRetentionHours: options.eventRetentionHours ?? wholeNumber('EVENT_RETENTION_HOURS', env.EVENT_RETENTION_HOURS, 168),
+    eventRetentionHours:
+      options.eventRetentionHours ?? wholeNumber('EVENT_RETENTION_HOURS', env.EVENT_RETENTION_HOURS, 168),
     redis: {
       url: options.redis?.url !== undefined ? options.redis.url : env.REDIS_URL || null,
       keyPrefix: options.redis?.keyPrefix ?? env.REDIS_KEY_PREFIX ?? 'dispensary:',
-      commandTimeoutMs: options.redis?.commandTimeoutMs ?? wholeNumber('REDIS_COMMAND_TIMEOUT_MS', env.REDIS_COMMAND_TIMEOUT_MS, 250, 1),
-      connectTimeoutMs: options.redis?.connectTimeoutMs ?? wholeNumber('REDIS_CONNECT_TIMEOUT_MS', env.REDIS_CONNECT_TIMEOUT_MS, 2000, 1),
+      commandTimeoutMs:
+        options.redis?.commandTimeoutMs ??
+        wholeNumber('REDIS_COMMAND_TIMEOUT_MS', env.REDIS_COMMAND_TIMEOUT_MS, 250, 1),
+      connectTimeoutMs:
+        options.redis?.connectTimeoutMs ??
+        wholeNumber('REDIS_CONNECT_TIMEOUT_MS', env.REDIS_CONNECT_TIMEOUT_MS, 2000, 1),
     },
-    consumerBatchSize: options.consumerBatchSize ?? wholeNumber('CONSUMER_BATCH_SIZE', env.CONSUMER_BATCH_SIZE, DEFAULT_CONSUMER_BATCH_SIZE, 1),
-    consumerBatchWaitMs: options.consumerBatchWaitMs ?? wholeNumber('CONSUMER_BATCH_WAIT_MS', env.CONSUMER_BATCH_WAIT_MS, DEFAULT_CONSUMER_BATCH_WAIT_MS),
+    consumerBatchSize:
+      options.consumerBatchSize ??
+      wholeNumber('CONSUMER_BATCH_SIZE', env.CONSUMER_BATCH_SIZE, DEFAULT_CONSUMER_BATCH_SIZE, 1),
+    consumerBatchWaitMs:
+      options.consumerBatchWaitMs ??
+      wholeNumber('CONSUMER_BATCH_WAIT_MS', env.CONSUMER_BATCH_WAIT_MS, DEFAULT_CONSUMER_BATCH_WAIT_MS),
   };
 }
 
 /** DB_*_TIMEOUT_MS, as the service, the CLI and knexfile.ts read them. */
-export function databaseTimeouts(options: Partial<DatabaseTimeouts> = {}, env: Environment = process.env): DatabaseTimeouts {
+export function databaseTimeouts(
+  options: Partial<DatabaseTimeouts> = {},
+  env: Environment = process.env,
+): DatabaseTimeouts {
   const d = DEFAULT_DATABASE_TIMEOUTS;
   return {
     connectMs: options.connectMs ?? wholeNumber('DB_CONNECT_TIMEOUT_MS', env.DB_CONNECT_TIMEOUT_MS, d.connectMs, 1),
     acquireMs: options.acquireMs ?? wholeNumber('DB_ACQUIRE_TIMEOUT_MS', env.DB_ACQUIRE_TIMEOUT_MS, d.acquireMs, 1),
-    statementMs: options.statementMs ?? wholeNumber('DB_STATEMENT_TIMEOUT_MS', env.DB_STATEMENT_TIMEOUT_MS, d.statementMs),
+    statementMs:
+      options.statementMs ?? wholeNumber('DB_STATEMENT_TIMEOUT_MS', env.DB_STATEMENT_TIMEOUT_MS, d.statementMs),
   };
 }
 
 function hostList(value: string | undefined): string[] | null {
-  const hosts = (value ?? '').split(',').map((host) => host.trim().toLowerCase()).filter((host) => host !== '');
+  const hosts = (value ?? '')
+    .split(',')
+    .map((host) => host.trim().toLowerCase())
+    .filter((host) => host !== '');
   return hosts.length ? hosts : null;
 }
 

@@ -34,7 +34,14 @@ import { healthEndpoint } from './healthEndpoint.js';
 export interface HttpAppDeps {
   readonly config: Pick<
     DeploymentConfig,
-    'trustProxy' | 'developerMode' | 'bodyLimit' | 'bulkBodyLimit' | 'bulkMaxOperations' | 'maxJsonDepth' | 'bodyTimeoutMs' | 'metricsToken'
+    | 'trustProxy'
+    | 'developerMode'
+    | 'bodyLimit'
+    | 'bulkBodyLimit'
+    | 'bulkMaxOperations'
+    | 'maxJsonDepth'
+    | 'bodyTimeoutMs'
+    | 'metricsToken'
   >;
   readonly logger: Logger;
   /** Each checked route with the contract method it calls (start-up phase 4). */

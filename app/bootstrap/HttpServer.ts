@@ -30,7 +30,10 @@ export function createHttpServer(app: HttpServerSource): http.Server {
       headersTimeout: headersTimeoutMs,
       requestTimeout: requestTimeoutMs,
       // How often node looks for expired requests: often enough for the smallest timeout to hold.
-      connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(Math.min(headersTimeoutMs, requestTimeoutMs) / 4))),
+      connectionsCheckingInterval: Math.max(
+        100,
+        Math.min(1000, Math.floor(Math.min(headersTimeoutMs, requestTimeoutMs) / 4)),
+      ),
     },
     express,
   );
@@ -55,7 +58,9 @@ function withExpressPrototypes(express: { request: object; response: object }): 
   }
   ExpressIncomingMessage.prototype = express.request;
   function ExpressServerResponse(this: http.ServerResponse, req: http.IncomingMessage, options?: object): void {
-    (http.ServerResponse as unknown as (this: http.ServerResponse, req: http.IncomingMessage, options?: object) => void).call(this, req, options);
+    (
+      http.ServerResponse as unknown as (this: http.ServerResponse, req: http.IncomingMessage, options?: object) => void
+    ).call(this, req, options);
   }
   ExpressServerResponse.prototype = express.response;
   return {
@@ -67,7 +72,11 @@ function withExpressPrototypes(express: { request: object; response: object }): 
 function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
   const response = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   if (socket.writable && !response?.headersSent && error.code !== 'ECONNRESET') {
-    const [status, reason, message] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'Bad Request', 'The request could not be read.'];
+    const [status, reason, message] = CLIENT_ERRORS[error.code ?? ''] ?? [
+      400,
+      'Bad Request',
+      'The request could not be read.',
+    ];
     const body = JSON.stringify({ message });
     socket.end(
       `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

@@ -22,7 +22,8 @@ export function referencedNames(
   for (const name of runtimeNames) if (!names.has(name)) names.set(name, 'the runtime');
   for (const observers of events.events.values()) {
     for (const observer of observers.values()) {
-      if (observer.instance && !names.has(observer.instance)) names.set(observer.instance, observer.files[observer.files.length - 1]!);
+      if (observer.instance && !names.has(observer.instance))
+        names.set(observer.instance, observer.files[observer.files.length - 1]!);
     }
   }
   return names;

@@ -22,7 +22,10 @@ export interface RouteTargetSources {
 
 type Service = Record<string, (...args: unknown[]) => Promise<unknown>>;
 
-export function createRouteTarget({ routes, objectManager, extensionAttributes }: RouteTargetSources, route: RouteDefinition): RouteTarget {
+export function createRouteTarget(
+  { routes, objectManager, extensionAttributes }: RouteTargetSources,
+  route: RouteDefinition,
+): RouteTarget {
   const spec = routes.get(route);
   if (!spec) throw new Error(`Unknown route ${route.method} ${route.url}`);
   const method = route.serviceMethod;
@@ -32,8 +35,15 @@ export function createRouteTarget({ routes, objectManager, extensionAttributes }
   let service: Service | undefined;
   // A module may serve hooks around every call (ServiceCallHooks.ts): looked up on the first call.
   let hooks: ServiceCallHooksInterface | null | undefined;
-  const hooksOf = () => (hooks ??= objectManager.isBound(ServiceCallHooksInterface.name) ? objectManager.get<ServiceCallHooksInterface>(ServiceCallHooksInterface.name) : null);
-  const call: ServiceCall = { serviceClass: route.serviceClass, method, params: spec.params.map((param) => param.name) };
+  const hooksOf = () =>
+    (hooks ??= objectManager.isBound(ServiceCallHooksInterface.name)
+      ? objectManager.get<ServiceCallHooksInterface>(ServiceCallHooksInterface.name)
+      : null);
+  const call: ServiceCall = {
+    serviceClass: route.serviceClass,
+    method,
+    params: spec.params.map((param) => param.name),
+  };
   const mapper = new InputMapper(spec, route.data);
   return {
     mapper,
@@ -51,7 +61,12 @@ export function createRouteTarget({ routes, objectManager, extensionAttributes }
       const hooked = hooksOf();
       if (hooked) result = await hooked.after(call, args, result);
       // Extension attributes with <resources> are hidden from callers that lack them.
-      if (filter) extensionAttributes.filterOutput(result, returns!, (resource) => requestContext.caller().allows?.(resource) === true);
+      if (filter)
+        extensionAttributes.filterOutput(
+          result,
+          returns!,
+          (resource) => requestContext.caller().allows?.(resource) === true,
+        );
       return result;
     },
   };

@@ -18,7 +18,8 @@ export function wholeNumber(name: string, raw: string | undefined, fallback: num
 /** scrypt's N: a power of two from 2^10 (for tests) up to 2^20. */
 export function scryptCost(name: string, raw: string | undefined, fallback: number): number {
   const value = wholeNumber(name, raw, fallback, 1024);
-  if (value > 2 ** 20 || (value & (value - 1)) !== 0) throw new ConfigError(`${name} must be a power of two from 1024 to 1048576, got "${raw}"`);
+  if (value > 2 ** 20 || (value & (value - 1)) !== 0)
+    throw new ConfigError(`${name} must be a power of two from 1024 to 1048576, got "${raw}"`);
   return value;
 }
 

@@ -19,18 +19,27 @@ export function validateRoutes(
     const where = `${route.file}: route ${route.method} ${route.url}`;
     const value = resolver.get(route.serviceClass);
     if (!isContract(value)) {
-      throw new ConfigError(`${where}: service class ${route.serviceClass} is not a contract (routes name interfaces defined with defineContract)`);
+      throw new ConfigError(
+        `${where}: service class ${route.serviceClass} is not a contract (routes name interfaces defined with defineContract)`,
+      );
     }
     const spec = value.methods[route.serviceMethod];
     if (!spec) {
-      throw new ConfigError(`${where}: contract ${route.serviceClass} has no method "${route.serviceMethod}" (it has ${Object.keys(value.methods).join(', ')})`);
+      throw new ConfigError(
+        `${where}: contract ${route.serviceClass} has no method "${route.serviceMethod}" (it has ${Object.keys(value.methods).join(', ')})`,
+      );
     }
     if (!objectManager.isBound(route.serviceClass)) {
-      throw new ConfigError(`${where}: no class serves ${route.serviceClass}; declare a <preference> for it in a di.xml`);
+      throw new ConfigError(
+        `${where}: no class serves ${route.serviceClass}; declare a <preference> for it in a di.xml`,
+      );
     }
-    const concrete = resolver.get(objectManager.concreteName(route.serviceClass)) as { prototype?: Record<string, unknown> } | undefined;
+    const concrete = resolver.get(objectManager.concreteName(route.serviceClass)) as
+      { prototype?: Record<string, unknown> } | undefined;
     if (typeof concrete?.prototype?.[route.serviceMethod] !== 'function') {
-      throw new ConfigError(`${where}: ${objectManager.concreteName(route.serviceClass)} does not implement ${route.serviceMethod}()`);
+      throw new ConfigError(
+        `${where}: ${objectManager.concreteName(route.serviceClass)} does not implement ${route.serviceMethod}()`,
+      );
     }
     for (const resource of route.resources) {
       if (resource !== 'anonymous' && resource !== 'self' && !acl.has(resource)) {

@@ -16,7 +16,8 @@ export function inject(id: string | Contract): ParameterDecorator & PropertyDeco
   const decorate = inversifyInject(serviceId) as ParameterDecorator & PropertyDecorator;
   return ((target: object, key: string | symbol | undefined, index?: number | PropertyDescriptor) => {
     // The ObjectManager reads the tokens it builds constructors with from this record.
-    if (typeof index === 'number' && key === undefined) recordInjection(target as Parameters<typeof recordInjection>[0], index, { serviceId });
+    if (typeof index === 'number' && key === undefined)
+      recordInjection(target as Parameters<typeof recordInjection>[0], index, { serviceId });
     (decorate as (...args: unknown[]) => void)(target, key, index);
   }) as ParameterDecorator & PropertyDecorator;
 }
@@ -25,14 +26,22 @@ export function inject(id: string | Contract): ParameterDecorator & PropertyDeco
 export function optional(): ParameterDecorator & PropertyDecorator {
   const decorate = inversifyOptional() as ParameterDecorator & PropertyDecorator;
   return ((target: object, key: string | symbol | undefined, index?: number | PropertyDescriptor) => {
-    if (typeof index === 'number' && key === undefined) recordInjection(target as Parameters<typeof recordInjection>[0], index, { optional: true });
+    if (typeof index === 'number' && key === undefined)
+      recordInjection(target as Parameters<typeof recordInjection>[0], index, { optional: true });
     (decorate as (...args: unknown[]) => void)(target, key, index);
   }) as ParameterDecorator & PropertyDecorator;
 }
 
 export { implementsContract } from './contract/implementsContract.js';
 export { defineDataInterface, type DataInterface } from './contract/DataInterface.js';
-export { EventManagerInterface, type Event, type Observer, type ObserverInterface, type EventData, type ObserverOf } from './event/index.js';
+export {
+  EventManagerInterface,
+  type Event,
+  type Observer,
+  type ObserverInterface,
+  type EventData,
+  type ObserverOf,
+} from './event/index.js';
 export type {
   AfterPlugin,
   AroundPlugin,
@@ -67,11 +76,21 @@ export { ConnectionProvider } from './db/ConnectionProvider.js';
 export { PreparedInsert, PreparedQuery, preparedQuery } from './db/PreparedQuery.js';
 export { hasRowLocks, isUniqueViolation, nowTimestamp, type Dialect } from './db/dialect.js';
 export {
-  collect, type CliCommand, type CommandDefinition, type CommandInput, type CommandOption, type ConsoleCommand, type Print,
+  collect,
+  type CliCommand,
+  type CommandDefinition,
+  type CommandInput,
+  type CommandOption,
+  type ConsoleCommand,
+  type Print,
 } from './console/ConsoleCommand.js';
 export type { DataInstaller } from './setup/DataInstallerList.js';
 export { StoreResolverInterface } from './store/StoreResolverInterface.js';
-export { AuthorizationInterface, type AuthorizationRequest, type CalledRequest } from './webapi/AuthorizationInterface.js';
+export {
+  AuthorizationInterface,
+  type AuthorizationRequest,
+  type CalledRequest,
+} from './webapi/AuthorizationInterface.js';
 export type { Logger } from './logging/logger.js';
 export {
   searchCriteriaParameter,
@@ -107,13 +126,23 @@ export { sleep, type ConsumeOptions, type QueueConnection } from './queue/QueueC
 export type { QueueConsumer } from './queue/ConsumerList.js';
 export { moduleQueueConnection, type ModuleQueueSettings } from './queue/moduleQueue.js';
 export type { Delivery } from './queue/QueueConnection.js';
-export { ServiceCallHooksInterface, type DescribedServiceCall, type HookPointList, type ServiceCall } from './webapi/ServiceCallHooks.js';
+export {
+  ServiceCallHooksInterface,
+  type DescribedServiceCall,
+  type HookPointList,
+  type ServiceCall,
+} from './webapi/ServiceCallHooks.js';
 export type { DispatchHook } from './event/DispatchHookList.js';
 /** For modules that read an etc/*.xml of their own (webhooks.xml, io_events.xml) with the runtime's strictness. */
 export { ConfigError, checkElement, parseBooleanAttr, parseXmlFile, type XmlElement } from './xml/xml.js';
 export { readModuleXmlFiles, type ModuleXmlFile } from './config/moduleXmlFiles.js';
 export type { ModuleDefinition } from './module/ModuleLoader.js';
-export { SharedState, type SharedRateLimiter, type RateLimitOptions, type RedisSettings } from './shared/SharedState.js';
+export {
+  SharedState,
+  type SharedRateLimiter,
+  type RateLimitOptions,
+  type RedisSettings,
+} from './shared/SharedState.js';
 
 /** Names of the services the runtime binds, for `@inject(...)`. */
 export const FrameworkServices = {

@@ -100,7 +100,13 @@ export interface AsyncBenchReport {
   readonly database: string;
   readonly rounds: number;
   readonly drains: DrainResult[];
-  readonly sync: { readonly clients: number; readonly seconds: number; readonly perSecond: number; readonly loadAverage: number; readonly roundRates?: number[] };
+  readonly sync: {
+    readonly clients: number;
+    readonly seconds: number;
+    readonly perSecond: number;
+    readonly loadAverage: number;
+    readonly roundRates?: number[];
+  };
   readonly oneBulk?: OneBulkResult[];
 }
 
@@ -124,24 +130,43 @@ async function seedRun(options: AsyncBenchOptions, name: string, env: Record<str
   const database = await createBenchDatabase(options.dir, name);
   const server = await ServerProcess.start('service', { databaseUrl: database.url, env });
   const out: string[] = [];
-  const code = await runCli(['node', 'cli', 'integration:token:create', '--name', 'bench-async', '--all-stores'], { out: (l) => out.push(l), err: () => undefined }, { databaseUrl: database.url });
+  const code = await runCli(
+    ['node', 'cli', 'integration:token:create', '--name', 'bench-async', '--all-stores'],
+    { out: (l) => out.push(l), err: () => undefined },
+    { databaseUrl: database.url },
+  );
   if (code !== 0) throw new Error('token creation failed');
   const token = out.join('\n').trim().split('\n').pop()!;
   const call = (method: string, url: string, body: unknown) =>
-    fetch(`${server.url}${url}`, { method, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) }).then(json);
+    fetch(`${server.url}${url}`, {
+      method,
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    }).then(json);
   const skus = Math.ceil(options.operations / RECOMMENDATIONS);
-  for (let s = 0; s < skus; s++) await call('POST', '/rest/all/V1/products', { product: { sku: `ASYNC-${s}`, name: `Async ${s}`, price: 1 } });
+  for (let s = 0; s < skus; s++)
+    await call('POST', '/rest/all/V1/products', { product: { sku: `ASYNC-${s}`, name: `Async ${s}`, price: 1 } });
   const recommendations: string[] = [];
   for (let r = 0; r < RECOMMENDATIONS; r++) {
-    const patient = (await call('POST', '/rest/default/V1/dispensary/patient', { patient: { firstname: 'A', lastname: `B${r}`, email: `p${r}@example.com` } })) as { patient_id: number };
-    const rec = (await call('POST', `/rest/default/V1/dispensary/patient/${patient.patient_id}/recommendation`, { recommendation: { items: [] } })) as { recommendation_id: string };
+    const patient = (await call('POST', '/rest/default/V1/dispensary/patient', {
+      patient: { firstname: 'A', lastname: `B${r}`, email: `p${r}@example.com` },
+    })) as { patient_id: number };
+    const rec = (await call('POST', `/rest/default/V1/dispensary/patient/${patient.patient_id}/recommendation`, {
+      recommendation: { items: [] },
+    })) as { recommendation_id: string };
     recommendations.push(rec.recommendation_id);
   }
   return { server, database, token, recommendations };
 }
 
-function element(seeded: Seeded, k: number): { recommendationId: string; recommendation: { items: { sku: string; qty: number }[] } } {
-  return { recommendationId: seeded.recommendations[k % RECOMMENDATIONS]!, recommendation: { items: [{ sku: `ASYNC-${Math.floor(k / RECOMMENDATIONS)}`, qty: 1 }] } };
+function element(
+  seeded: Seeded,
+  k: number,
+): { recommendationId: string; recommendation: { items: { sku: string; qty: number }[] } } {
+  return {
+    recommendationId: seeded.recommendations[k % RECOMMENDATIONS]!,
+    recommendation: { items: [{ sku: `ASYNC-${Math.floor(k / RECOMMENDATIONS)}`, qty: 1 }] },
+  };
 }
 
 function spawnConsumer(
@@ -151,11 +176,15 @@ function spawnConsumer(
   root = PROJECT_ROOT,
 ): { child: ChildProcess; started: Promise<void>; up: Promise<void>; upCpuMs: () => number | undefined } {
   const profile = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
-  const child = spawn(process.execPath, [...profile, path.join(root, 'dist', 'app', 'bin', 'cli.js'), 'queue:consumers:start', 'async.operations.all'], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...profile, path.join(root, 'dist', 'app', 'bin', 'cli.js'), 'queue:consumers:start', 'async.operations.all'],
+    {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let log = '';
   let upCpu: number | undefined;
   let resolveUp: () => void = () => undefined;
@@ -183,7 +212,9 @@ function spawnConsumer(
 function cpuMs(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined;
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /, '')
+      .split(' ');
     // After the command: state is field 3, utime 14 and stime 15 (clock ticks of 10 ms).
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
@@ -191,7 +222,12 @@ function cpuMs(pid: number | undefined): number | undefined {
   }
 }
 
-async function drainRun(options: AsyncBenchOptions, queue: 'db' | 'amqp', consumers: number, consumerRoot?: string): Promise<DrainResult> {
+async function drainRun(
+  options: AsyncBenchOptions,
+  queue: 'db' | 'amqp',
+  consumers: number,
+  consumerRoot?: string,
+): Promise<DrainResult> {
   const prefix = `bench.${process.pid}.${randomBytes(3).toString('hex')}.`;
   const env: Record<string, string> = { QUEUE_PREFIX: prefix, AMQP_URL: queue === 'amqp' ? options.amqpUrl! : '' };
   if (options.batchSize !== undefined) env.CONSUMER_BATCH_SIZE = String(options.batchSize);
@@ -203,21 +239,26 @@ async function drainRun(options: AsyncBenchOptions, queue: 'db' | 'amqp', consum
     const acceptStart = performance.now();
     let bulks = 0;
     for (let k = 0; k < options.operations; k += options.bulkSize) {
-      const elements = Array.from({ length: Math.min(options.bulkSize, options.operations - k) }, (_, i) => element(seeded, k + i));
+      const elements = Array.from({ length: Math.min(options.bulkSize, options.operations - k) }, (_, i) =>
+        element(seeded, k + i),
+      );
       const res = await fetch(`${seeded.server.url}${BULK_URL}`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${seeded.token}`, 'Content-Type': 'application/json' },
         body: JSON.stringify(elements),
       });
       const body = (await json(res)) as { errors: boolean };
-      if (res.status !== 202 || body.errors) throw new Error(`bulk not accepted: ${JSON.stringify(body).slice(0, 300)}`);
+      if (res.status !== 202 || body.errors)
+        throw new Error(`bulk not accepted: ${JSON.stringify(body).slice(0, 300)}`);
       bulks++;
     }
     const acceptSeconds = (performance.now() - acceptStart) / 1000;
     const loadAverage = os.loadavg()[0]!;
 
     // 2. Drain, from the first consumer consuming to the last operation complete.
-    const spawned = Array.from({ length: consumers }, () => spawnConsumer(seeded.database.url, env, options.profileConsumersDir, consumerRoot));
+    const spawned = Array.from({ length: consumers }, () =>
+      spawnConsumer(seeded.database.url, env, options.profileConsumersDir, consumerRoot),
+    );
     children.push(...spawned.map((s) => s.child));
     await Promise.race(spawned.map((s) => s.started));
     const drainStart = performance.now();
@@ -229,7 +270,9 @@ async function drainRun(options: AsyncBenchOptions, queue: 'db' | 'amqp', consum
     const deadline = Date.now() + 30 * 60_000;
     for (;;) {
       const upNow = allUp;
-      const row = (await knex('magento_operation').whereIn('status', [4, 2]).count({ n: '*' }).first()) as { n: number | string };
+      const row = (await knex('magento_operation').whereIn('status', [4, 2]).count({ n: '*' }).first()) as {
+        n: number | string;
+      };
       if (upNow && !steady) steady = { start: performance.now(), open: Number(row.n) };
       if (Number(row.n) === 0) break;
       if (Date.now() > deadline) throw new Error('drain did not finish in 30 minutes');
@@ -244,11 +287,15 @@ async function drainRun(options: AsyncBenchOptions, queue: 'db' | 'amqp', consum
       : undefined;
     const drainSeconds = (drainEnd - drainStart) / 1000;
     // Undefined when the queue was (nearly) drained before the last consumer was up.
-    const steadyPerSecond = steady && steady.open >= options.operations / 4 ? steady.open / ((drainEnd - steady.start) / 1000) : undefined;
-    const failed = (await knex('magento_operation').whereNot('status', 1).count({ n: '*' }).first()) as { n: number | string };
+    const steadyPerSecond =
+      steady && steady.open >= options.operations / 4 ? steady.open / ((drainEnd - steady.start) / 1000) : undefined;
+    const failed = (await knex('magento_operation').whereNot('status', 1).count({ n: '*' }).first()) as {
+      n: number | string;
+    };
     if (Number(failed.n) !== 0) throw new Error(`${failed.n} operations did not complete`);
     const items = (await knex('dispensary_recommendation_item').count({ n: '*' }).first()) as { n: number | string };
-    if (Number(items.n) !== options.operations) throw new Error(`expected ${options.operations} items, found ${items.n}`);
+    if (Number(items.n) !== options.operations)
+      throw new Error(`expected ${options.operations} items, found ${items.n}`);
     return {
       queue,
       consumers,
@@ -266,14 +313,17 @@ async function drainRun(options: AsyncBenchOptions, queue: 'db' | 'amqp', consum
     };
   } finally {
     for (const child of children) child.kill('SIGTERM');
-    await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.on('exit', resolve)))));
+    await Promise.all(
+      children.map(
+        (child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.on('exit', resolve))),
+      ),
+    );
     await knex.destroy();
     await seeded.server.stop();
     await seeded.database.release();
     if (queue === 'amqp') await deleteTopology(options.amqpUrl!, prefix);
   }
 }
-
 
 async function syncRun(options: AsyncBenchOptions, clients: number): Promise<AsyncBenchReport['sync']> {
   const seeded = await seedRun(options, 'async-sync', { AMQP_URL: '' });
@@ -309,7 +359,11 @@ async function syncRun(options: AsyncBenchOptions, clients: number): Promise<Asy
  * server (a body limit large enough for it), each timed from sending to the 202 (or refusal).
  */
 export async function oneBulkRun(options: AsyncBenchOptions): Promise<OneBulkResult[]> {
-  const env: Record<string, string> = { QUEUE_PREFIX: `bench.${process.pid}.${randomBytes(3).toString('hex')}.`, AMQP_URL: '', BODY_LIMIT: String(64 * 1024 * 1024) };
+  const env: Record<string, string> = {
+    QUEUE_PREFIX: `bench.${process.pid}.${randomBytes(3).toString('hex')}.`,
+    AMQP_URL: '',
+    BODY_LIMIT: String(64 * 1024 * 1024),
+  };
   const seeded = await seedRun(options, 'async-one-bulk', env);
   const results: OneBulkResult[] = [];
   try {
@@ -324,13 +378,21 @@ export async function oneBulkRun(options: AsyncBenchOptions): Promise<OneBulkRes
       });
       const text = await res.text();
       const seconds = (performance.now() - start) / 1000;
-      const parsed = (text ? JSON.parse(text) : {}) as { message?: string; errors?: boolean; parameters?: Record<string, unknown> };
+      const parsed = (text ? JSON.parse(text) : {}) as {
+        message?: string;
+        errors?: boolean;
+        parameters?: Record<string, unknown>;
+      };
       let message: string | undefined;
       if (res.status !== 202 || parsed.errors) {
-        message = (parsed.message ?? text.slice(0, 200)).replace(/%(\w+)/g, (_, name: string) => String(parsed.parameters?.[name] ?? `%${name}`));
+        message = (parsed.message ?? text.slice(0, 200)).replace(/%(\w+)/g, (_, name: string) =>
+          String(parsed.parameters?.[name] ?? `%${name}`),
+        );
       }
       results.push({ operations: options.operations, status: res.status, seconds, loadAverage, message });
-      options.log(`one bulk request of ${options.operations} operations: HTTP ${res.status} in ${seconds.toFixed(3)} s (load ${loadAverage.toFixed(2)})${message ? `: ${message}` : ''}`);
+      options.log(
+        `one bulk request of ${options.operations} operations: HTTP ${res.status} in ${seconds.toFixed(3)} s (load ${loadAverage.toFixed(2)})${message ? `: ${message}` : ''}`,
+      );
     }
     return results;
   } finally {
@@ -368,11 +430,15 @@ export async function runStatementProbe(options: AsyncBenchOptions, small = 40, 
       const counter = new StatementCounter().install();
       try {
         const err: string[] = [];
-        const code = await runCli(['node', 'cli', 'queue:consumers:start', 'async.operations.all', '--max-messages', String(n)], { out: () => undefined, err: (l) => err.push(l) }, {
-          databaseUrl: seeded.database.url,
-          queuePrefix: prefix,
-          amqpUrl: null,
-        });
+        const code = await runCli(
+          ['node', 'cli', 'queue:consumers:start', 'async.operations.all', '--max-messages', String(n)],
+          { out: () => undefined, err: (l) => err.push(l) },
+          {
+            databaseUrl: seeded.database.url,
+            queuePrefix: prefix,
+            amqpUrl: null,
+          },
+        );
         if (code !== 0) throw new Error(`consumer failed: ${err.join('\n')}`);
       } finally {
         counter.uninstall();
@@ -412,24 +478,27 @@ export async function runAsyncBench(options: AsyncBenchOptions): Promise<AsyncBe
   for (let round = 1; round <= rounds; round++) {
     for (const queue of queues) {
       for (const consumers of options.consumerCounts) {
-       for (const root of options.baselineConsumersRoot ? [undefined, options.baselineConsumersRoot] : [undefined]) {
-        const result = await drainRun(options, queue, consumers, root);
-        options.log(
-          `round ${round}, ${queue} queue, ${consumers} consumer(s)${root ? ' (baseline)' : ''}: accepted ${result.operations} in ${result.acceptSeconds.toFixed(3)} s (${result.acceptedPerSecond.toFixed(0)} ops/s, ${result.bulkRequestsPerSecond.toFixed(2)} bulk requests/s), drained ${result.drainedPerSecond.toFixed(0)} ops/s (${result.drainSeconds.toFixed(2)} s; all up after ${result.allUpAfterSeconds?.toFixed(2) ?? '-'} s, from then ${result.steadyPerSecond?.toFixed(0) ?? '-'} ops/s; consumer CPU ${result.consumerCpuMsPerOperation?.toFixed(3) ?? '-'} ms/op), load ${result.loadAverage.toFixed(2)}`,
-        );
-        const key = `${queue} ${consumers}${root ? ' baseline' : ''}`;
-        rates.set(key, [...(rates.get(key) ?? []), result.drainedPerSecond]);
-        steadyRates.set(key, [...(steadyRates.get(key) ?? []), result.steadyPerSecond ?? 0]);
-        if (result.consumerCpuMsPerOperation !== undefined) cpuRounds.set(key, [...(cpuRounds.get(key) ?? []), result.consumerCpuMsPerOperation]);
-        const kept = best.get(key);
-        if (!kept || result.drainedPerSecond > kept.drainedPerSecond) best.set(key, result);
-       }
+        for (const root of options.baselineConsumersRoot ? [undefined, options.baselineConsumersRoot] : [undefined]) {
+          const result = await drainRun(options, queue, consumers, root);
+          options.log(
+            `round ${round}, ${queue} queue, ${consumers} consumer(s)${root ? ' (baseline)' : ''}: accepted ${result.operations} in ${result.acceptSeconds.toFixed(3)} s (${result.acceptedPerSecond.toFixed(0)} ops/s, ${result.bulkRequestsPerSecond.toFixed(2)} bulk requests/s), drained ${result.drainedPerSecond.toFixed(0)} ops/s (${result.drainSeconds.toFixed(2)} s; all up after ${result.allUpAfterSeconds?.toFixed(2) ?? '-'} s, from then ${result.steadyPerSecond?.toFixed(0) ?? '-'} ops/s; consumer CPU ${result.consumerCpuMsPerOperation?.toFixed(3) ?? '-'} ms/op), load ${result.loadAverage.toFixed(2)}`,
+          );
+          const key = `${queue} ${consumers}${root ? ' baseline' : ''}`;
+          rates.set(key, [...(rates.get(key) ?? []), result.drainedPerSecond]);
+          steadyRates.set(key, [...(steadyRates.get(key) ?? []), result.steadyPerSecond ?? 0]);
+          if (result.consumerCpuMsPerOperation !== undefined)
+            cpuRounds.set(key, [...(cpuRounds.get(key) ?? []), result.consumerCpuMsPerOperation]);
+          const kept = best.get(key);
+          if (!kept || result.drainedPerSecond > kept.drainedPerSecond) best.set(key, result);
+        }
       }
     }
     if (!options.skipSync) {
       const run = await syncRun(options, clients);
       syncRates.push(run.perSecond);
-      options.log(`round ${round}, synchronous route, ${clients} clients: ${run.perSecond.toFixed(0)} ops/s (${run.seconds.toFixed(1)} s), load ${run.loadAverage.toFixed(2)}`);
+      options.log(
+        `round ${round}, synchronous route, ${clients} clients: ${run.perSecond.toFixed(0)} ops/s (${run.seconds.toFixed(1)} s), load ${run.loadAverage.toFixed(2)}`,
+      );
       if (run.perSecond > sync.perSecond) sync = run;
     }
   }
@@ -446,7 +515,14 @@ export async function runAsyncBench(options: AsyncBenchOptions): Promise<AsyncBe
     };
   });
   if (!options.skipSync) sync = { ...sync, roundRates: syncRates };
-  return { operations: options.operations, batchSize: options.batchSize ?? 'default', database: databaseUrl().split(':')[0]!, rounds, drains, sync };
+  return {
+    operations: options.operations,
+    batchSize: options.batchSize ?? 'default',
+    database: databaseUrl().split(':')[0]!,
+    rounds,
+    drains,
+    sync,
+  };
 }
 
 export function asyncMarkdown(report: AsyncBenchReport): string {
@@ -467,7 +543,9 @@ export function asyncMarkdown(report: AsyncBenchReport): string {
     '',
   ];
   for (const one of report.oneBulk ?? []) {
-    lines.push(`One bulk request of ${one.operations} operations (db queue): HTTP ${one.status} in ${one.seconds.toFixed(3)} s (load ${one.loadAverage.toFixed(2)})${one.message ? `: ${one.message.replace(/\.$/, '')}` : ''}.`);
+    lines.push(
+      `One bulk request of ${one.operations} operations (db queue): HTTP ${one.status} in ${one.seconds.toFixed(3)} s (load ${one.loadAverage.toFixed(2)})${one.message ? `: ${one.message.replace(/\.$/, '')}` : ''}.`,
+    );
   }
   if (report.oneBulk?.length) lines.push('');
   return lines.join('\n');

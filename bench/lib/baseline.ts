@@ -16,8 +16,13 @@ export function prepareBaseline(ref: string, dir: string, log: (line: string) =>
   mkdirSync(root, { recursive: true });
   const commit = execFileSync('git', ['rev-parse', '--short', ref], { cwd: PROJECT_ROOT, encoding: 'utf8' }).trim();
   log(`baseline: building ${ref} (${commit}) in ${path.relative(PROJECT_ROOT, root)} ...`);
-  const archive = execFileSync('git', ['archive', '--format=tar', commit], { cwd: PROJECT_ROOT, maxBuffer: 512 * 1024 * 1024 });
+  const archive = execFileSync('git', ['archive', '--format=tar', commit], {
+    cwd: PROJECT_ROOT,
+    maxBuffer: 512 * 1024 * 1024,
+  });
   execFileSync('tar', ['-x', '-C', root], { input: archive });
-  execFileSync(process.execPath, [path.join(PROJECT_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', root], { stdio: 'inherit' });
+  execFileSync(process.execPath, [path.join(PROJECT_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', root], {
+    stdio: 'inherit',
+  });
   return root;
 }

@@ -12,7 +12,15 @@
  */
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { addRequest, getRequest, SCENARIOS, scenarioRequest, updateRequest, type DataShape, type Scenario } from './data.js';
+import {
+  addRequest,
+  getRequest,
+  SCENARIOS,
+  scenarioRequest,
+  updateRequest,
+  type DataShape,
+  type Scenario,
+} from './data.js';
 import { drive, driveAll, splitEvenly, type LoadResult } from './load.js';
 import { pluginBenchmark, type PluginReport } from './plugins.js';
 import { probes, runProbes, type ProbeResult } from './probes.js';
@@ -198,7 +206,8 @@ export function processCount(kind: ServerKind, processes: number): number {
  * profile runs one process under node --cpu-prof.
  */
 export function processesRefusal(processes: number, onSqlite: boolean, profile: boolean): string | null {
-  if (!Number.isInteger(processes) || processes < 1) return `--processes needs a whole number of at least 1, got ${processes}`;
+  if (!Number.isInteger(processes) || processes < 1)
+    return `--processes needs a whole number of at least 1, got ${processes}`;
   if (processes === 1) return null;
   if (onSqlite) {
     return (
@@ -206,7 +215,8 @@ export function processesRefusal(processes: number, onSqlite: boolean, profile: 
       'measure its write lock ("database is locked" answers), not a deployment behind a load balancer'
     );
   }
-  if (profile) return '--profile runs one server process under node --cpu-prof; it cannot be combined with --processes > 1';
+  if (profile)
+    return '--profile runs one server process under node --cpu-prof; it cannot be combined with --processes > 1';
   return null;
 }
 
@@ -216,7 +226,8 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
   const started = Date.now();
   const startedAt = new Date(started).toISOString();
   const { shape } = options;
-  const log = (line: string) => options.log(line.startsWith(' ') ? line : `[${((Date.now() - started) / 1000).toFixed(0).padStart(3)} s] ${line}`);
+  const log = (line: string) =>
+    options.log(line.startsWith(' ') ? line : `[${((Date.now() - started) / 1000).toFixed(0).padStart(3)} s] ${line}`);
   const notes: string[] = [];
   mkdirSync(options.dir, { recursive: true });
 
@@ -230,9 +241,15 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
 
   const database = await createBenchDatabase(options.dir, options.mode === 'smoke' ? `smoke-${process.pid}` : 'bench');
   let servers = [...options.servers];
-  if (options.baselineRoot) servers = servers.flatMap((k) => (k === 'service' ? ['service', 'baseline'] : [k])) as ServerKind[];
-  const serverOptions = (kind: ServerKind, nodeArgs?: string[]) => ({ databaseUrl: database.url, nodeArgs, root: kind === 'baseline' ? options.baselineRoot : undefined });
-  const startGroup = (kind: ServerKind) => ServerGroup.start(kind, processCount(kind, options.processes), serverOptions(kind));
+  if (options.baselineRoot)
+    servers = servers.flatMap((k) => (k === 'service' ? ['service', 'baseline'] : [k])) as ServerKind[];
+  const serverOptions = (kind: ServerKind, nodeArgs?: string[]) => ({
+    databaseUrl: database.url,
+    nodeArgs,
+    root: kind === 'baseline' ? options.baselineRoot : undefined,
+  });
+  const startGroup = (kind: ServerKind) =>
+    ServerGroup.start(kind, processCount(kind, options.processes), serverOptions(kind));
   const startOne = (kind: ServerKind, nodeArgs?: string[]) => ServerProcess.start(kind, serverOptions(kind, nodeArgs));
   if (database.dialect === 'mysql' && servers.includes('raw')) {
     servers = servers.filter((s) => s !== 'raw');
@@ -243,7 +260,9 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
   try {
     log(`seeding ${database.dialect} database ...`);
     const seeded = await seed(database, shape);
-    log(`  ${seeded.counts.products} products, ${seeded.counts.recommendations} recommendations, ${seeded.counts.items} items in ${seeded.seconds.toFixed(1)} s`);
+    log(
+      `  ${seeded.counts.products} products, ${seeded.counts.recommendations} recommendations, ${seeded.counts.items} items in ${seeded.seconds.toFixed(1)} s`,
+    );
     resetter = new Resetter(database.url, seeded.maxSeededItem);
     const reset = resetter.reset.bind(resetter);
 
@@ -259,7 +278,9 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
     }
 
     const startupRssMiB: Partial<Record<ServerKind, number>> = {};
-    const kinds = [...new Set([...servers, ...(options.scaling?.servers ?? []), ...(options.soak ? ['service' as const] : [])])];
+    const kinds = [
+      ...new Set([...servers, ...(options.scaling?.servers ?? []), ...(options.soak ? ['service' as const] : [])]),
+    ];
     const launched = await Promise.allSettled(kinds.map((kind) => startGroup(kind)));
     for (const outcome of launched) if (outcome.status === 'fulfilled') running.set(outcome.value.kind, outcome.value);
     for (const outcome of launched) if (outcome.status === 'rejected') throw outcome.reason;
@@ -267,7 +288,9 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
     const processes: Partial<Record<ServerKind, number>> = {};
     for (const [kind, group] of running) processes[kind] = group.processes.length;
     if (options.processes > 1) {
-      log(`  processes per server: ${[...running].map(([kind, group]) => `${kind} ${group.processes.length} (pids ${group.pids.join(', ')})`).join('; ')}`);
+      log(
+        `  processes per server: ${[...running].map(([kind, group]) => `${kind} ${group.processes.length} (pids ${group.pids.join(', ')})`).join('; ')}`,
+      );
       notes.push(
         `Each server but raw ran as ${options.processes} processes of the same entry point on ports of their own, all on the one ${database.dialect} database, as behind a load balancer: ` +
           `one autocannon instance per process, the ${options.connections} connections divided evenly (${splitNote(options.connections, options.processes)}), all started together for the same duration, one request counter shared. ` +
@@ -285,12 +308,15 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
       probes(seeded.ids, shape),
       reset,
     );
-    for (const p of probeResults) log(`  ${p.same ? 'same' : 'DIFFERENT'}  ${p.name} (${Object.values(p.status).join('/')})`);
+    for (const p of probeResults)
+      log(`  ${p.same ? 'same' : 'DIFFERENT'}  ${p.name} (${Object.values(p.status).join('/')})`);
 
     // ---- interleaved rounds ------------------------------------------------------------------
     const runs = new Map<string, RunRecord[]>();
     const updateCounter = { value: 0 }; // one sequence for every Update run: each hit changes qty
-    log(`${options.rounds} rounds of ${options.scenarios.join(', ')} on ${servers.join(', ')}, ${options.seconds} s each ...`);
+    log(
+      `${options.rounds} rounds of ${options.scenarios.join(', ')} on ${servers.join(', ')}, ${options.seconds} s each ...`,
+    );
     for (let round = 1; round <= options.rounds; round++) {
       for (const scenario of options.scenarios) {
         for (const kind of servers) {
@@ -309,13 +335,17 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
           const peakRssMiB = sampler.stop();
           const dead = group.dead();
           if (dead) {
-            throw new Error(`a ${kind} server process died during the ${scenario} run (exit ${dead.child.exitCode ?? dead.child.signalCode}):\n${dead.log().slice(-4000)}`);
+            throw new Error(
+              `a ${kind} server process died during the ${scenario} run (exit ${dead.child.exitCode ?? dead.child.signalCode}):\n${dead.log().slice(-4000)}`,
+            );
           }
           const key = `${scenario}/${kind}`;
           runs.set(key, [...(runs.get(key) ?? []), { round, result, cpuMsPerRequest, cpuMsPerProcess, peakRssMiB }]);
           log(
             `  round ${round} ${scenario.padEnd(6)} ${kind.padEnd(7)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50.toFixed(2)} ms  p99 ${result.p99.toFixed(2)} ms  CPU ${cpuMsPerRequest.toFixed(3)} ms/req  RSS ${peakRssMiB.toFixed(0)} MiB` +
-              (group.processes.length > 1 ? `  per process: ${result.requestsPerTarget.join('/')} req, CPU ${cpuMsPerProcess.map((ms) => ms.toFixed(0)).join('/')} ms` : '') +
+              (group.processes.length > 1
+                ? `  per process: ${result.requestsPerTarget.join('/')} req, CPU ${cpuMsPerProcess.map((ms) => ms.toFixed(0)).join('/')} ms`
+                : '') +
               (failures(result) ? `  FAILURES ${JSON.stringify(result.statusCodes)} errors ${result.errors}` : ''),
           );
         }
@@ -358,7 +388,9 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
       const server = running.get('service')!;
       const load = (o: Parameters<typeof driveAll>[1]) => driveAll(server.urls, o);
       const soakOptions = options.soak;
-      log(`memory soak: ${soakOptions.warmupRequests} requests of warm-up, then ${soakOptions.requests} (Add, Update, GET in turn; at most ${soakOptions.maxSeconds} s) ...`);
+      log(
+        `memory soak: ${soakOptions.warmupRequests} requests of warm-up, then ${soakOptions.requests} (Add, Update, GET in turn; at most ${soakOptions.maxSeconds} s) ...`,
+      );
       await reset();
       const counters = { add: 0, update: updateCounter.value };
       const next = (i: number) => {
@@ -416,7 +448,11 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
         const server = running.get(kind);
         if (!server) continue;
         const load = (o: Parameters<typeof driveAll>[1]) => driveAll(server.urls, o);
-        const point = async (pointKind: 'add' | 'get', items: number, next: (i: number) => ReturnType<typeof addRequest>) => {
+        const point = async (
+          pointKind: 'add' | 'get',
+          items: number,
+          next: (i: number) => ReturnType<typeof addRequest>,
+        ) => {
           if (pointKind === 'add') await reset();
           const common = { token: seeded.token, connections: options.connections, next, counter: { value: 0 } };
           if (sc.warmupSeconds > 0) await load({ ...common, duration: sc.warmupSeconds });
@@ -433,7 +469,9 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
             p99: result.p99,
             failures: failures(result),
           });
-          log(`  ${kind.padEnd(7)} ${pointKind} ${String(items).padStart(6)} items: ${msPerRequest.toFixed(3)} ms/request, ${((msPerRequest * 1000) / items).toFixed(1)} µs/item${failures(result) ? `  FAILURES ${JSON.stringify(result.statusCodes)}` : ''}`);
+          log(
+            `  ${kind.padEnd(7)} ${pointKind} ${String(items).padStart(6)} items: ${msPerRequest.toFixed(3)} ms/request, ${((msPerRequest * 1000) / items).toFixed(1)} µs/item${failures(result) ? `  FAILURES ${JSON.stringify(result.statusCodes)}` : ''}`,
+          );
         };
         for (const n of sc.addSizes) await point('add', n, (i) => addRequest(seeded.ids, shape, i, n));
         for (const size of sc.getSizes) {
@@ -514,14 +552,39 @@ async function profileServer(
     const next = (i: number) => scenarioRequest(scenario, seeded.ids, options.shape, i);
     // Update Items must change a value each time: start past every number earlier runs used.
     const counter = { value: scenario === 'update' ? 10_000_000 : 0 };
-    const result = await drive({ url: server.url, token: seeded.token, connections: options.connections, next, counter, duration: options.profileSeconds! });
+    const result = await drive({
+      url: server.url,
+      token: seeded.token,
+      connections: options.connections,
+      next,
+      counter,
+      duration: options.profileSeconds!,
+    });
     options.log(`  ${kind} under the profiler: ${result.rps.toFixed(0)} req/s`);
   } finally {
     await server.stop(15_000);
   }
   const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
   if (!file) throw new Error(`no .cpuprofile written in ${dir}`);
-  const summary = summariseProfile(path.join(dir, file), ['toSQL', 'transaction', '_query', 'query', 'map', 'validate', 'handle', 'dispatch', 'authorize', 'run', 'JSON.stringify', 'stringify']);
-  options.log(`  ${kind}: ${summary.busyMs.toFixed(0)} ms busy; top: ${summary.topSelf.slice(0, 5).map((f) => `${f.name} ${f.percent.toFixed(1)}%`).join(', ')}`);
+  const summary = summariseProfile(path.join(dir, file), [
+    'toSQL',
+    'transaction',
+    '_query',
+    'query',
+    'map',
+    'validate',
+    'handle',
+    'dispatch',
+    'authorize',
+    'run',
+    'JSON.stringify',
+    'stringify',
+  ]);
+  options.log(
+    `  ${kind}: ${summary.busyMs.toFixed(0)} ms busy; top: ${summary.topSelf
+      .slice(0, 5)
+      .map((f) => `${f.name} ${f.percent.toFixed(1)}%`)
+      .join(', ')}`,
+  );
   return summary;
 }

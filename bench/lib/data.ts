@@ -101,7 +101,10 @@ export function addRequest(ids: SeededIds, shape: DataShape, i: number, perReque
   const pool = ids.addPool;
   const k = Math.floor(i / pool.length);
   const first = ADD_FIRST + k * perRequest;
-  if (first + perRequest > shape.products) throw new Error(`Add Items request ${i} needs product ${first + perRequest - 1}; the catalog has ${shape.products}`);
+  if (first + perRequest > shape.products)
+    throw new Error(
+      `Add Items request ${i} needs product ${first + perRequest - 1}; the catalog has ${shape.products}`,
+    );
   const items = [];
   for (let n = 0; n < perRequest; n++) {
     // Two shapes of item, as integrators send them: a JSON integer qty with an interval, and a
@@ -112,7 +115,11 @@ export function addRequest(ids: SeededIds, shape: DataShape, i: number, perReque
         : { sku: requestSku(first + n), qty: '1', fulfillment_type: 'lc', note: 'Take with food' },
     );
   }
-  return { method: 'POST', path: `${base(pool[i % pool.length]!)}/item`, body: JSON.stringify({ recommendation: { items } }) };
+  return {
+    method: 'POST',
+    path: `${base(pool[i % pool.length]!)}/item`,
+    body: JSON.stringify({ recommendation: { items } }),
+  };
 }
 
 /**

@@ -28,7 +28,8 @@ async function sqlite3Knex(filename: string): Promise<{ knex: Knex; version: str
     return null;
   }
   type Sqlite3Connection = { run(sql: string, done: (err: Error | null) => void): void };
-  const pragma = (conn: Sqlite3Connection, sql: string) => new Promise<void>((resolve, reject) => conn.run(sql, (err) => (err ? reject(err) : resolve())));
+  const pragma = (conn: Sqlite3Connection, sql: string) =>
+    new Promise<void>((resolve, reject) => conn.run(sql, (err) => (err ? reject(err) : resolve())));
   const knex = knexFactory({
     client: 'sqlite3',
     connection: { filename },
@@ -40,7 +41,10 @@ async function sqlite3Knex(filename: string): Promise<{ knex: Knex; version: str
         pragma(conn, 'PRAGMA journal_mode = WAL')
           .then(() => pragma(conn, 'PRAGMA busy_timeout = 5000'))
           .then(() => pragma(conn, 'PRAGMA foreign_keys = ON'))
-          .then(() => done(null, conn), (err: Error) => done(err, conn));
+          .then(
+            () => done(null, conn),
+            (err: Error) => done(err, conn),
+          );
       },
     },
   });
@@ -82,16 +86,32 @@ function itemRows(recommendationId: string, skus: string[]) {
 async function knexAdd(knex: Knex, id: string, skus: string[]): Promise<void> {
   await knex.transaction(async (trx) => {
     await trx('dispensary_recommendation').where('recommendation_id', id).andWhere('store_id', 1).first();
-    await trx('dispensary_recommendation_item as i').leftJoin('catalog_product as p', 'p.sku_key', 'i.sku_key').where('i.recommendation_id', id).orderBy('i.entity_id').select(ITEM_COLUMNS);
-    await trx('catalog_product').select(['entity_id', 'sku', 'sku_key', 'name', 'price', 'status', 'is_in_stock']).whereIn('sku_key', skus.map((s) => s.toLowerCase()));
-    await trx('dispensary_recommendation_item').insert(itemRows(id, skus)).onConflict(['recommendation_id', 'sku_key']).ignore();
+    await trx('dispensary_recommendation_item as i')
+      .leftJoin('catalog_product as p', 'p.sku_key', 'i.sku_key')
+      .where('i.recommendation_id', id)
+      .orderBy('i.entity_id')
+      .select(ITEM_COLUMNS);
+    await trx('catalog_product')
+      .select(['entity_id', 'sku', 'sku_key', 'name', 'price', 'status', 'is_in_stock'])
+      .whereIn(
+        'sku_key',
+        skus.map((s) => s.toLowerCase()),
+      );
+    await trx('dispensary_recommendation_item')
+      .insert(itemRows(id, skus))
+      .onConflict(['recommendation_id', 'sku_key'])
+      .ignore();
     await trx('dispensary_recommendation').where('recommendation_id', id).update({ updated_at: '2026-01-01 00:00:01' });
   });
 }
 
-
 /** `url`: the SQLite database; `reset` puts the Add pool back afterwards. */
-export async function driverBenchmark(url: string, ids: SeededIds, transactions: number, reset: () => Promise<unknown>): Promise<DriverReport> {
+export async function driverBenchmark(
+  url: string,
+  ids: SeededIds,
+  transactions: number,
+  reset: () => Promise<unknown>,
+): Promise<DriverReport> {
   const settings = parseDatabaseUrl(url);
   const filename = url.slice('sqlite:'.length);
   const cached = knexFactory(settings.config);
@@ -114,16 +134,31 @@ export async function driverBenchmark(url: string, ids: SeededIds, transactions:
   direct.pragma('busy_timeout = 5000');
   direct.pragma('foreign_keys = ON');
   const insertSql = (() => {
-    const columns = ['autoship_interval', 'doctor_id', 'fulfillment_type', 'item_id', 'location_id', 'note', 'qty', 'recommendation_id', 'sku', 'sku_key'];
+    const columns = [
+      'autoship_interval',
+      'doctor_id',
+      'fulfillment_type',
+      'item_id',
+      'location_id',
+      'note',
+      'qty',
+      'recommendation_id',
+      'sku',
+      'sku_key',
+    ];
     const row = columns.map((c) => `? as \`${c}\``).join(', ');
     return `insert into \`dispensary_recommendation_item\` (${columns.map((c) => `\`${c}\``).join(', ')}) select ${row} union all select ${row} where true on conflict (\`recommendation_id\`, \`sku_key\`) do nothing`;
   })();
   const st = {
-    load: direct.prepare('select * from `dispensary_recommendation` where `recommendation_id` = ? and `store_id` = ? limit ?'),
+    load: direct.prepare(
+      'select * from `dispensary_recommendation` where `recommendation_id` = ? and `store_id` = ? limit ?',
+    ),
     items: direct.prepare(
       'select `i`.`item_id`, `i`.`recommendation_id`, `i`.`sku`, `i`.`sku_key`, `i`.`qty`, `i`.`autoship_interval`, `i`.`note`, `i`.`fulfillment_type`, `i`.`doctor_id`, `i`.`location_id`, `p`.`sku` as `product_sku`, `p`.`is_in_stock` from `dispensary_recommendation_item` as `i` left join `catalog_product` as `p` on `p`.`sku_key` = `i`.`sku_key` where `i`.`recommendation_id` = ? order by `i`.`entity_id` asc',
     ),
-    products: direct.prepare('select `entity_id`, `sku`, `sku_key`, `name`, `price`, `status`, `is_in_stock` from `catalog_product` where `sku_key` in (?, ?)'),
+    products: direct.prepare(
+      'select `entity_id`, `sku`, `sku_key`, `name`, `price`, `status`, `is_in_stock` from `catalog_product` where `sku_key` in (?, ?)',
+    ),
     insert: direct.prepare(insertSql),
     touch: direct.prepare('update `dispensary_recommendation` set `updated_at` = ? where `recommendation_id` = ?'),
   };
@@ -132,7 +167,19 @@ export async function driverBenchmark(url: string, ids: SeededIds, transactions:
     st.items.all(id);
     st.products.all(...skus.map((s) => s.toLowerCase()));
     const values: unknown[] = [];
-    for (const row of itemRows(id, skus)) values.push(row.autoship_interval, row.doctor_id, row.fulfillment_type, row.item_id, row.location_id, row.note, row.qty, row.recommendation_id, row.sku, row.sku_key);
+    for (const row of itemRows(id, skus))
+      values.push(
+        row.autoship_interval,
+        row.doctor_id,
+        row.fulfillment_type,
+        row.item_id,
+        row.location_id,
+        row.note,
+        row.qty,
+        row.recommendation_id,
+        row.sku,
+        row.sku_key,
+      );
     st.insert.run(...values);
     st.touch.run('2026-01-01 00:00:01', id);
   });

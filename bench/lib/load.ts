@@ -122,7 +122,11 @@ export function mergeLoadResults(parts: readonly LoadPart[]): LoadResult {
 
 /** One autocannon instance against one url: its raw records. */
 async function measure(options: LoadOptions): Promise<LoadPart> {
-  const headers = { authorization: `Bearer ${options.token}`, 'content-type': 'application/json', accept: 'application/json' };
+  const headers = {
+    authorization: `Bearer ${options.token}`,
+    'content-type': 'application/json',
+    accept: 'application/json',
+  };
   const latencies: number[] = [];
   const instance = autocannon({
     url: options.url,
@@ -148,7 +152,15 @@ async function measure(options: LoadOptions): Promise<LoadPart> {
   clearTimeout(cap);
   const statusCodes: Record<string, number> = {};
   for (const [code, { count }] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = count;
-  return { latencies, seconds: result.duration, statusCodes, ok: result['2xx'], non2xx: result.non2xx, errors: result.errors, timeouts: result.timeouts };
+  return {
+    latencies,
+    seconds: result.duration,
+    statusCodes,
+    ok: result['2xx'],
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+  };
 }
 
 export async function drive(options: LoadOptions): Promise<LoadResult> {
@@ -164,11 +176,14 @@ export async function driveAll(urls: readonly string[], options: Omit<LoadOption
   if (urls.length === 0) throw new Error('driveAll: no urls');
   if (urls.length === 1) return drive({ ...options, url: urls[0]! });
   const connections = splitEvenly(options.connections, urls.length);
-  if (connections.some((c) => c < 1)) throw new Error(`${options.connections} connections cannot reach ${urls.length} processes`);
+  if (connections.some((c) => c < 1))
+    throw new Error(`${options.connections} connections cannot reach ${urls.length} processes`);
   const amounts = options.amount !== undefined ? splitEvenly(options.amount, urls.length) : undefined;
   if (amounts?.some((a) => a < 1)) throw new Error(`${options.amount} requests cannot reach ${urls.length} processes`);
   const parts = await Promise.all(
-    urls.map((url, i) => measure({ ...options, url, connections: connections[i]!, ...(amounts ? { amount: amounts[i]! } : {}) })),
+    urls.map((url, i) =>
+      measure({ ...options, url, connections: connections[i]!, ...(amounts ? { amount: amounts[i]! } : {}) }),
+    ),
   );
   return mergeLoadResults(parts);
 }

@@ -59,7 +59,13 @@ export interface LoginFloodReport {
   readonly runs: FloodRun[];
 }
 
-const measure = (r: LoadResult): FloodMeasure => ({ p50: round(r.p50, 2), p99: round(r.p99, 2), rps: round(r.rps, 0), non2xx: r.non2xx, ok: r.ok });
+const measure = (r: LoadResult): FloodMeasure => ({
+  p50: round(r.p50, 2),
+  p99: round(r.p99, 2),
+  rps: round(r.rps, 0),
+  non2xx: r.non2xx,
+  ok: r.ok,
+});
 
 function cli(root: string, databaseUrl: string, ...argv: string[]): string {
   const result = spawnSync(process.execPath, [path.join(root, 'dist', 'app', 'bin', 'cli.js'), ...argv], {
@@ -77,7 +83,23 @@ function startFlood(url: string, connections: number, seconds: number) {
   const body = JSON.stringify({ username: 'admin', password: 'wrong-guess-1' });
   const child = spawn(
     process.execPath,
-    [bin, '-c', String(connections), '-d', String(seconds), '-t', '60', '-m', 'POST', '-H', 'Content-Type=application/json', '-b', body, '-j', `${url}/rest/V1/integration/admin/token`],
+    [
+      bin,
+      '-c',
+      String(connections),
+      '-d',
+      String(seconds),
+      '-t',
+      '60',
+      '-m',
+      'POST',
+      '-H',
+      'Content-Type=application/json',
+      '-b',
+      body,
+      '-j',
+      `${url}/rest/V1/integration/admin/token`,
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';
@@ -85,7 +107,10 @@ function startFlood(url: string, connections: number, seconds: number) {
   const done = new Promise<{ status: Record<string, number>; rps: number }>((resolve, reject) => {
     child.on('exit', () => {
       try {
-        const json = JSON.parse(out) as { statusCodeStats?: Record<string, { count: number }>; requests: { average: number } };
+        const json = JSON.parse(out) as {
+          statusCodeStats?: Record<string, { count: number }>;
+          requests: { average: number };
+        };
         const status: Record<string, number> = {};
         for (const [code, { count }] of Object.entries(json.statusCodeStats ?? {})) status[code] = count;
         resolve({ status, rps: round(json.requests.average, 1) });
@@ -97,18 +122,44 @@ function startFlood(url: string, connections: number, seconds: number) {
   return { done };
 }
 
-async function runOne(server: string, root: string | undefined, mode: string, env: Record<string, string>, options: LoginFloodOptions): Promise<FloodRun> {
+async function runOne(
+  server: string,
+  root: string | undefined,
+  mode: string,
+  env: Record<string, string>,
+  options: LoginFloodOptions,
+): Promise<FloodRun> {
   const database = await createBenchDatabase(options.dir, `login-flood-${server}-${mode}`);
   const projectRoot = root ?? PROJECT_ROOT;
   try {
     cli(projectRoot, database.url, 'setup:upgrade');
     cli(projectRoot, database.url, 'admin:user:create', '--username', 'admin', '--password', 'secret123');
     const token = cli(projectRoot, database.url, 'integration:token:create', '--name', 'flood-bench', '--all-stores');
-    const proc = await ServerProcess.start(server === 'service' ? 'service' : 'baseline', { databaseUrl: database.url, root, env });
+    const proc = await ServerProcess.start(server === 'service' ? 'service' : 'baseline', {
+      databaseUrl: database.url,
+      root,
+      env,
+    });
     try {
       const counter = { value: 0 };
-      const get = (seconds: number) => drive({ url: proc.url, token, connections: 4, duration: seconds, counter, next: () => ({ method: 'GET', path: '/rest/all/V1/store/storeViews' }) });
-      const health = (seconds: number) => drive({ url: proc.url, token, connections: 4, duration: seconds, counter, next: () => ({ method: 'GET', path: '/health' }) });
+      const get = (seconds: number) =>
+        drive({
+          url: proc.url,
+          token,
+          connections: 4,
+          duration: seconds,
+          counter,
+          next: () => ({ method: 'GET', path: '/rest/all/V1/store/storeViews' }),
+        });
+      const health = (seconds: number) =>
+        drive({
+          url: proc.url,
+          token,
+          connections: 4,
+          duration: seconds,
+          counter,
+          next: () => ({ method: 'GET', path: '/health' }),
+        });
       const ramp = options.rampSeconds ?? 2;
       await get(Math.min(1, options.seconds)); // warm-up
       const getUnloaded = await get(options.seconds);
@@ -129,7 +180,9 @@ async function runOne(server: string, root: string | undefined, mode: string, en
         floodStatus: floodResult.status,
         floodRps: floodResult.rps,
       };
-      options.log(`${server} (${mode}): GET p50 ${run.getUnloaded.p50} -> ${run.getFlood.p50} ms, p99 ${run.getUnloaded.p99} -> ${run.getFlood.p99} ms; /health p50 ${run.healthUnloaded.p50} -> ${run.healthFlood.p50} ms; flood ${JSON.stringify(run.floodStatus)}`);
+      options.log(
+        `${server} (${mode}): GET p50 ${run.getUnloaded.p50} -> ${run.getFlood.p50} ms, p99 ${run.getUnloaded.p99} -> ${run.getFlood.p99} ms; /health p50 ${run.healthUnloaded.p50} -> ${run.healthFlood.p50} ms; flood ${JSON.stringify(run.floodStatus)}`,
+      );
       return run;
     } finally {
       await proc.stop();
@@ -141,9 +194,14 @@ async function runOne(server: string, root: string | undefined, mode: string, en
 
 export async function runLoginFlood(options: LoginFloodOptions): Promise<LoginFloodReport> {
   const runs: FloodRun[] = [];
-  runs.push(await runOne('service', undefined, 'worst', { ADMIN_TOKEN_RATE_LIMIT: '0', ADMIN_LOCKOUT_FAILURES: '0' }, options));
+  runs.push(
+    await runOne('service', undefined, 'worst', { ADMIN_TOKEN_RATE_LIMIT: '0', ADMIN_LOCKOUT_FAILURES: '0' }, options),
+  );
   runs.push(await runOne('service', undefined, 'defaults', {}, options));
-  if (options.baselineRoot) runs.push(await runOne(`baseline ${options.baselineRef ?? ''}`.trim(), options.baselineRoot, 'no limits', {}, options));
+  if (options.baselineRoot)
+    runs.push(
+      await runOne(`baseline ${options.baselineRef ?? ''}`.trim(), options.baselineRoot, 'no limits', {}, options),
+    );
   return { database: databaseUrl().split(':')[0]!, runs };
 }
 
@@ -162,7 +220,11 @@ export function floodMarkdown(report: LoginFloodReport): string {
   ];
   for (const r of report.runs) {
     lines.push(
-      `| ${r.server} | ${r.mode} | ${pair(r.getUnloaded, r.getFlood, 'p50')} | ${pair(r.getUnloaded, r.getFlood, 'p99')} | ${pair(r.healthUnloaded, r.healthFlood, 'p50')} | ${pair(r.healthUnloaded, r.healthFlood, 'p99')} | ${ratio(r.getFlood, r.getUnloaded, 'p50')} | ${ratio(r.getFlood, r.getUnloaded, 'p99')} | ${Object.entries(r.floodStatus).map(([k, v]) => `${k}: ${v}`).join(', ')} | ${r.floodRps} |`,
+      `| ${r.server} | ${r.mode} | ${pair(r.getUnloaded, r.getFlood, 'p50')} | ${pair(r.getUnloaded, r.getFlood, 'p99')} | ${pair(r.healthUnloaded, r.healthFlood, 'p50')} | ${pair(r.healthUnloaded, r.healthFlood, 'p99')} | ${ratio(r.getFlood, r.getUnloaded, 'p50')} | ${ratio(r.getFlood, r.getUnloaded, 'p99')} | ${Object.entries(
+        r.floodStatus,
+      )
+        .map(([k, v]) => `${k}: ${v}`)
+        .join(', ')} | ${r.floodRps} |`,
     );
   }
   return `${lines.join('\n')}\n`;

@@ -34,6 +34,8 @@ export function machineInfo(): MachineInfo {
     memoryGiB: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
     node: process.version,
     platform: `${os.type()} ${os.release()} ${os.arch()}`,
-    packages: Object.fromEntries(['better-sqlite3', 'knex', 'express', 'joi', 'inversify', 'autocannon'].map((p) => [p, version(p)])),
+    packages: Object.fromEntries(
+      ['better-sqlite3', 'knex', 'express', 'joi', 'inversify', 'autocannon'].map((p) => [p, version(p)]),
+    ),
   };
 }

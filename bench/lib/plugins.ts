@@ -46,7 +46,12 @@ function pluginClass(kind: Exclude<PluginKind, 'mixed'>): PluginEntry['pluginCla
       };
     case 'around':
       return class {
-        async aroundRun(_subject: object, proceed: (...args: unknown[]) => Promise<unknown>, a: number, b: number): Promise<unknown> {
+        async aroundRun(
+          _subject: object,
+          proceed: (...args: unknown[]) => Promise<unknown>,
+          a: number,
+          b: number,
+        ): Promise<unknown> {
           return proceed(a, b);
         }
       };
@@ -64,7 +69,14 @@ function entries(kind: PluginKind, count: number): PluginEntry[] {
   return Array.from({ length: count }, (_, i) => {
     const cls = pluginClass(kind === 'mixed' ? kinds[i % 3]! : kind);
     const instance = new (cls as new () => object)();
-    return { name: `p${i}`, typeName: `Bench\\Plugin${i}`, sortOrder: i * 10, position: i, pluginClass: cls, instance: () => instance };
+    return {
+      name: `p${i}`,
+      typeName: `Bench\\Plugin${i}`,
+      sortOrder: i * 10,
+      position: i,
+      pluginClass: cls,
+      instance: () => instance,
+    };
   });
 }
 
@@ -94,7 +106,11 @@ async function measure(subject: Target, sampleMs: number, samples: number): Prom
   return results[Math.floor(results.length / 2)]!;
 }
 
-export async function pluginBenchmark(counts: readonly number[] = [0, 1, 5, 20], sampleMs = 100, samples = 5): Promise<PluginReport> {
+export async function pluginBenchmark(
+  counts: readonly number[] = [0, 1, 5, 20],
+  sampleMs = 100,
+  samples = 5,
+): Promise<PluginReport> {
   const points: PluginPoint[] = [];
   let chainStable = true;
   for (const kind of PLUGIN_KINDS) {

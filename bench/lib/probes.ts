@@ -34,15 +34,27 @@ export function probes(ids: SeededIds, shape: DataShape): Probe[] {
     { name: 'GET recommendation', request: getRequest(ids, 0), writes: false },
     {
       name: 'Add Items: unknown sku (400)',
-      request: { method: 'POST', path, body: JSON.stringify({ recommendation: { items: [{ sku: 'no-such-sku', qty: 1 }] } }) },
+      request: {
+        method: 'POST',
+        path,
+        body: JSON.stringify({ recommendation: { items: [{ sku: 'no-such-sku', qty: 1 }] } }),
+      },
       writes: true,
     },
     {
       name: 'Add Items: two invalid items (400, aggregated)',
-      request: { method: 'POST', path, body: JSON.stringify({ recommendation: { items: [{ sku: 'bench-01000', qty: 0 }, { qty: 1 }] } }) },
+      request: {
+        method: 'POST',
+        path,
+        body: JSON.stringify({ recommendation: { items: [{ sku: 'bench-01000', qty: 0 }, { qty: 1 }] } }),
+      },
       writes: true,
     },
-    { name: 'GET unknown recommendation (404)', request: { method: 'GET', path: path.replace(/[0-9a-f-]{36}\/item$/, '00000000-0000-4000-8000-000000000000') }, writes: false },
+    {
+      name: 'GET unknown recommendation (404)',
+      request: { method: 'GET', path: path.replace(/[0-9a-f-]{36}\/item$/, '00000000-0000-4000-8000-000000000000') },
+      writes: false,
+    },
     { name: 'wrong token (401)', request: getRequest(ids, 1), token: 'a'.repeat(32), writes: false },
   ];
 }
@@ -55,7 +67,8 @@ function normalise(body: unknown, write: boolean): unknown {
   if (body === null || typeof body !== 'object') return body;
   const copy = JSON.parse(JSON.stringify(body)) as Record<string, unknown>;
   if (write && 'updated_at' in copy) copy.updated_at = '<updated_at>';
-  if (write && Array.isArray(copy.items)) for (const item of copy.items as Record<string, unknown>[]) item.item_id = '<item id>';
+  if (write && Array.isArray(copy.items))
+    for (const item of copy.items as Record<string, unknown>[]) item.item_id = '<item id>';
   return copy;
 }
 
@@ -87,8 +100,15 @@ export async function runProbes(
       bodies[server.kind] = body;
     }
     const normalised = servers.map((s) => normalise(bodies[s.kind], probe.writes));
-    const same = normalised.every((b) => isDeepStrictEqual(b, normalised[0])) && servers.every((s) => status[s.kind] === status[servers[0]!.kind]);
-    results.push({ name: probe.name, status, same, ...(same ? {} : { bodies: Object.fromEntries(servers.map((s, i) => [s.kind, normalised[i]])) }) });
+    const same =
+      normalised.every((b) => isDeepStrictEqual(b, normalised[0])) &&
+      servers.every((s) => status[s.kind] === status[servers[0]!.kind]);
+    results.push({
+      name: probe.name,
+      status,
+      same,
+      ...(same ? {} : { bodies: Object.fromEntries(servers.map((s, i) => [s.kind, normalised[i]])) }),
+    });
   }
   await reset();
   return results;

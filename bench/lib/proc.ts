@@ -42,7 +42,9 @@ export async function freePort(): Promise<number> {
 /** `count` distinct free ports (all held open at once while the OS picks them). */
 export async function freePorts(count: number): Promise<number[]> {
   const servers = Array.from({ length: count }, () => net.createServer());
-  await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()))));
+  await Promise.all(
+    servers.map((server) => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()))),
+  );
   const ports = servers.map((server) => (server.address() as net.AddressInfo).port);
   await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
   return ports;
@@ -152,18 +154,22 @@ export class ServerProcess {
   static async start(kind: ServerKind, options: ServerOptions): Promise<ServerProcess> {
     const port = options.port ?? (await freePort());
     const root = options.root ?? PROJECT_ROOT;
-    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), path.join(root, ...entry(kind, options.databaseUrl))], {
-      cwd: root,
-      env: {
-        ...process.env,
-        DATABASE_URL: options.databaseUrl,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        ...options.env,
+    const child = spawn(
+      process.execPath,
+      [...(options.nodeArgs ?? []), path.join(root, ...entry(kind, options.databaseUrl))],
+      {
+        cwd: root,
+        env: {
+          ...process.env,
+          DATABASE_URL: options.databaseUrl,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'warn',
+          ...options.env,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    );
     const server = new ServerProcess(kind, child, port);
     try {
       await server.ready();
@@ -189,7 +195,8 @@ export class ServerProcess {
   private async ready(timeoutMs = 30_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      if (this.child.exitCode !== null) throw new Error(`${this.kind} server exited with ${this.child.exitCode}: ${this.log()}`);
+      if (this.child.exitCode !== null)
+        throw new Error(`${this.kind} server exited with ${this.child.exitCode}: ${this.log()}`);
       try {
         const res = await fetch(`${this.url}/health`);
         await res.arrayBuffer();

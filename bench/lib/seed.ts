@@ -36,7 +36,11 @@ export function benchOnSqlite(serverUrl = databaseUrl()): boolean {
 }
 
 /** A fresh database: `var/bench/<name>.sqlite`, or a new database / schema on DATABASE_URL's server. */
-export async function createBenchDatabase(dir: string, name: string, serverUrl = databaseUrl()): Promise<BenchDatabase> {
+export async function createBenchDatabase(
+  dir: string,
+  name: string,
+  serverUrl = databaseUrl(),
+): Promise<BenchDatabase> {
   if (benchOnSqlite(serverUrl)) {
     mkdirSync(dir, { recursive: true });
     const file = path.resolve(dir, `${name}.sqlite`);
@@ -63,7 +67,10 @@ export async function createBenchDatabase(dir: string, name: string, serverUrl =
       dialect: settings.dialect,
       release: async () => {
         const drop = knexFactory({ ...settings.config, pool: { min: 0, max: 1 } });
-        const sql = settings.dialect === 'mysql' ? `DROP DATABASE IF EXISTS \`${dbName}\`` : `DROP SCHEMA IF EXISTS "${dbName}" CASCADE`;
+        const sql =
+          settings.dialect === 'mysql'
+            ? `DROP DATABASE IF EXISTS \`${dbName}\``
+            : `DROP SCHEMA IF EXISTS "${dbName}" CASCADE`;
         await drop.raw(sql).finally(() => drop.destroy());
       },
     };
@@ -100,7 +107,10 @@ export async function seed(database: BenchDatabase, shape: DataShape): Promise<S
     { databaseUrl: database.url, logger: silentLogger() },
   );
   if (code !== 0) throw new Error(`integration:token:create failed: ${err.join('\n')}`);
-  const token = out.filter((line) => line.trim() !== '').pop()!.trim();
+  const token = out
+    .filter((line) => line.trim() !== '')
+    .pop()!
+    .trim();
 
   const settings = parseDatabaseUrl(database.url, UNBOUNDED_STATEMENTS);
   const knex = knexFactory({ ...settings.config, pool: { ...(settings.config.pool ?? {}), min: 0, max: 1 } });
@@ -142,15 +152,27 @@ async function fill(knex: Knex, shape: DataShape): Promise<Omit<Seeded, 'token' 
     const patients = [];
     for (let n = 0; n < shape.patients; n++) {
       const email = `patient${n}@bench.example`;
-      patients.push({ store_id: storeId, firstname: `Pat${n}`, lastname: 'Bench', email, email_key: email, created_at: TS, updated_at: TS });
+      patients.push({
+        store_id: storeId,
+        firstname: `Pat${n}`,
+        lastname: 'Bench',
+        email,
+        email_key: email,
+        created_at: TS,
+        updated_at: TS,
+      });
     }
     await insertChunked(trx, 'dispensary_patient', patients);
-    const patientIds = ((await trx('dispensary_patient').select('patient_id').orderBy('patient_id')) as { patient_id: number }[]).map((r) =>
-      Number(r.patient_id),
-    );
+    const patientIds = (
+      (await trx('dispensary_patient').select('patient_id').orderBy('patient_id')) as { patient_id: number }[]
+    ).map((r) => Number(r.patient_id));
 
     /** `count` recommendations of `size` items each; item t of recommendation n is product f(n, t). */
-    const makeSet = async (count: number, size: number, product: (n: number, t: number) => number): Promise<string[]> => {
+    const makeSet = async (
+      count: number,
+      size: number,
+      product: (n: number, t: number) => number,
+    ): Promise<string[]> => {
       const recs: Record<string, unknown>[] = [];
       const items: Record<string, unknown>[] = [];
       const made: string[] = [];
@@ -211,7 +233,11 @@ async function fill(knex: Knex, shape: DataShape): Promise<Omit<Seeded, 'token' 
   return {
     ids,
     maxSeededItem: Number(max.m),
-    counts: { products: shape.products, recommendations: ids.recommendations.length + ids.addPool.length + shape.scalingSizes.length, items: itemCount },
+    counts: {
+      products: shape.products,
+      recommendations: ids.recommendations.length + ids.addPool.length + shape.scalingSizes.length,
+      items: itemCount,
+    },
   };
 }
 
@@ -226,7 +252,10 @@ function isSqlite(knex: Knex): boolean {
 export class Resetter {
   private readonly knex: Knex;
 
-  constructor(url: string, private readonly maxSeededItem: number) {
+  constructor(
+    url: string,
+    private readonly maxSeededItem: number,
+  ) {
     const settings = parseDatabaseUrl(url, UNBOUNDED_STATEMENTS);
     this.knex = knexFactory({ ...settings.config, pool: { ...(settings.config.pool ?? {}), min: 0, max: 1 } });
   }
@@ -238,7 +267,10 @@ export class Resetter {
   }
 
   async itemCount(recommendationId: string): Promise<number> {
-    const row = (await this.knex('dispensary_recommendation_item').where({ recommendation_id: recommendationId }).count({ c: '*' }).first()) as { c: number | string };
+    const row = (await this.knex('dispensary_recommendation_item')
+      .where({ recommendation_id: recommendationId })
+      .count({ c: '*' })
+      .first()) as { c: number | string };
     return Number(row.c);
   }
 

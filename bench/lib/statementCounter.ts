@@ -27,13 +27,19 @@ export class StatementCounter {
     const db = new sqlite(':memory:');
     const statement = Object.getPrototypeOf(db.prepare('select 1')) as Record<string, unknown>;
     db.close();
-    for (const name of ['run', 'get', 'all', 'iterate']) this.wrap(statement, name, function (this: { source: string }) {
-      return this.source;
-    });
+    for (const name of ['run', 'get', 'all', 'iterate'])
+      this.wrap(statement, name, function (this: { source: string }) {
+        return this.source;
+      });
     const pg = require('pg') as { Client: { prototype: Record<string, unknown> } };
-    this.wrap(pg.Client.prototype, 'query', (config: unknown) => (typeof config === 'string' ? config : (config as { text?: string }).text ?? ''));
+    this.wrap(pg.Client.prototype, 'query', (config: unknown) =>
+      typeof config === 'string' ? config : ((config as { text?: string }).text ?? ''),
+    );
     const mysql = require('mysql2') as { Connection: { prototype: Record<string, unknown> } };
-    for (const name of ['query', 'execute']) this.wrap(mysql.Connection.prototype, name, (sql: unknown) => (typeof sql === 'string' ? sql : (sql as { sql?: string }).sql ?? ''));
+    for (const name of ['query', 'execute'])
+      this.wrap(mysql.Connection.prototype, name, (sql: unknown) =>
+        typeof sql === 'string' ? sql : ((sql as { sql?: string }).sql ?? ''),
+      );
     return this;
   }
 
@@ -41,7 +47,11 @@ export class StatementCounter {
     for (const patch of this.patches.splice(0).reverse()) patch.target[patch.name] = patch.original;
   }
 
-  private wrap(target: Record<string, unknown>, name: string, sqlOf: (this: never, ...args: unknown[]) => string): void {
+  private wrap(
+    target: Record<string, unknown>,
+    name: string,
+    sqlOf: (this: never, ...args: unknown[]) => string,
+  ): void {
     const original = target[name] as Method;
     const seen = (sql: string): void => {
       this.count++;

@@ -51,7 +51,11 @@ function percentile(sorted: readonly number[], p: number): number {
 
 function latency(samples: number[]): Latency {
   const sorted = [...samples].sort((a, b) => a - b);
-  return { p50: round(percentile(sorted, 50), 3), p90: round(percentile(sorted, 90), 3), p99: round(percentile(sorted, 99), 3) };
+  return {
+    p50: round(percentile(sorted, 50), 3),
+    p90: round(percentile(sorted, 90), 3),
+    p99: round(percentile(sorted, 99), 3),
+  };
 }
 
 async function listen(server: http.Server): Promise<number> {
@@ -59,7 +63,13 @@ async function listen(server: http.Server): Promise<number> {
   return (server.address() as AddressInfo).port;
 }
 
-async function call(port: number, method: string, url: string, token: string, body?: unknown): Promise<{ status: number; body: unknown }> {
+async function call(
+  port: number,
+  method: string,
+  url: string,
+  token: string,
+  body?: unknown,
+): Promise<{ status: number; body: unknown }> {
   const res = await fetch(`http://127.0.0.1:${port}${url}`, {
     method,
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -85,61 +95,109 @@ export async function runWebhooksBench(options: WebhooksBenchOptions): Promise<W
   try {
     await app.setupUpgrade();
     const out: string[] = [];
-    const cli = (...argv: string[]) => runCli(['node', 'cli', ...argv], { out: (line) => out.push(line), err: (line) => out.push(line) }, settings);
-    if ((await cli('integration:token:create', '--name', 'bench', '--all-stores')) !== 0) throw new Error(out.join('\n'));
+    const cli = (...argv: string[]) =>
+      runCli(['node', 'cli', ...argv], { out: (line) => out.push(line), err: (line) => out.push(line) }, settings);
+    if ((await cli('integration:token:create', '--name', 'bench', '--all-stores')) !== 0)
+      throw new Error(out.join('\n'));
     const token = out.filter((line) => line.trim() !== '').pop()!;
     if (!server.listening) await new Promise<void>((resolve) => server.once('listening', resolve));
     const port = (server.address() as AddressInfo).port;
     const receiverPort = await listen(receiver);
 
     for (const sku of ['WB-1', 'WB-2']) {
-      const saved = await call(port, 'POST', '/rest/all/V1/products', token, { product: { sku, name: sku, price: 1, status: 1, type_id: 'simple', attribute_set_id: 4, extension_attributes: { stock_item: { qty: 100, is_in_stock: true } } } });
+      const saved = await call(port, 'POST', '/rest/all/V1/products', token, {
+        product: {
+          sku,
+          name: sku,
+          price: 1,
+          status: 1,
+          type_id: 'simple',
+          attribute_set_id: 4,
+          extension_attributes: { stock_item: { qty: 100, is_in_stock: true } },
+        },
+      });
       if (saved.status !== 200) throw new Error(`product: ${JSON.stringify(saved.body)}`);
     }
-    const patient = await call(port, 'POST', '/rest/default/V1/dispensary/patient', token, { patient: { firstname: 'Bench', lastname: 'Hooks', email: 'bench@example.com' } });
+    const patient = await call(port, 'POST', '/rest/default/V1/dispensary/patient', token, {
+      patient: { firstname: 'Bench', lastname: 'Hooks', email: 'bench@example.com' },
+    });
     const patientId = (patient.body as { patient_id: number }).patient_id;
-    const created = await call(port, 'POST', `/rest/default/V1/dispensary/patient/${patientId}/recommendation`, token, { recommendation: { items: [{ sku: 'WB-1', qty: 1 }] } });
+    const created = await call(port, 'POST', `/rest/default/V1/dispensary/patient/${patientId}/recommendation`, token, {
+      recommendation: { items: [{ sku: 'WB-1', qty: 1 }] },
+    });
     const recommendationId = (created.body as { recommendation_id: string }).recommendation_id;
     const add = async () => {
       const started = process.hrtime.bigint();
-      const res = await call(port, 'POST', `/rest/default/V1/dispensary/recommendation/${recommendationId}/item`, token, { recommendation: { items: [{ sku: 'WB-2', qty: 1 }] } });
+      const res = await call(
+        port,
+        'POST',
+        `/rest/default/V1/dispensary/recommendation/${recommendationId}/item`,
+        token,
+        { recommendation: { items: [{ sku: 'WB-2', qty: 1 }] } },
+      );
       if (res.status !== 200) throw new Error(`Add Items: ${res.status} ${JSON.stringify(res.body)}`);
       return Number(process.hrtime.bigint() - started) / 1e6;
     };
-    const webhook = { webhook_method: 'plugin.dispensary.recommendation.api.recommendation_item_management.add_items', webhook_type: 'before', batch_name: 'bench', hook_name: 'success', url: `http://127.0.0.1:${receiverPort}/hook`, required: true, secret: SECRET };
+    const webhook = {
+      webhook_method: 'plugin.dispensary.recommendation.api.recommendation_item_management.add_items',
+      webhook_type: 'before',
+      batch_name: 'bench',
+      hook_name: 'success',
+      url: `http://127.0.0.1:${receiverPort}/hook`,
+      required: true,
+      secret: SECRET,
+    };
     for (let i = 0; i < 50; i++) await add(); // warm-up
     const without: number[] = [];
     const withHook: number[] = [];
     const block = Math.max(10, Math.floor(options.requests / 10));
     for (let done = 0; done < options.requests; done += block) {
       for (let i = 0; i < block; i++) without.push(await add());
-      if ((await call(port, 'POST', '/rest/all/V1/webhooks/subscribe', token, { webhook })).status !== 200) throw new Error('subscribe failed');
+      if ((await call(port, 'POST', '/rest/all/V1/webhooks/subscribe', token, { webhook })).status !== 200)
+        throw new Error('subscribe failed');
       for (let i = 0; i < block; i++) withHook.push(await add());
       await call(port, 'POST', '/rest/all/V1/webhooks/unsubscribe', token, { webhook });
     }
     const addItems = { withoutHook: latency(without), withHook: latency(withHook), addedP50Ms: 0 };
     addItems.addedP50Ms = round(addItems.withHook.p50 - addItems.withoutHook.p50, 3);
-    log(`Add Items p50 ${addItems.withoutHook.p50} ms without a hook, ${addItems.withHook.p50} ms with one (+${addItems.addedP50Ms} ms)`);
+    log(
+      `Add Items p50 ${addItems.withoutHook.p50} ms without a hook, ${addItems.withHook.p50} ms with one (+${addItems.addedP50Ms} ms)`,
+    );
 
     // Events: one subscription, `events` committed Add Items events (a new sku each time would need products; the same request records an event each time).
-    const subscribed = await call(port, 'POST', '/rest/all/V1/eventing/eventSubscribe', token, { event: { name: 'observer.dispensary_recommendation_items_add_after', destination: `http://127.0.0.1:${receiverPort}/events`, secret: SECRET, fields: [{ name: 'recommendation.recommendation_id' }] } });
+    const subscribed = await call(port, 'POST', '/rest/all/V1/eventing/eventSubscribe', token, {
+      event: {
+        name: 'observer.dispensary_recommendation_items_add_after',
+        destination: `http://127.0.0.1:${receiverPort}/events`,
+        secret: SECRET,
+        fields: [{ name: 'recommendation.recommendation_id' }],
+      },
+    });
     if (subscribed.status !== 200) throw new Error(`eventSubscribe: ${JSON.stringify(subscribed.body)}`);
     await new Promise((resolve) => setTimeout(resolve, 1100)); // other processes' subscription caches
     for (let i = 0; i < options.events; i++) await add();
     const delivery: WebhooksBenchReport['delivery'] = [];
     for (const consumers of [1, 2]) {
-      await app.knex('event_outbox').update({ status: 'pending', attempts: 0, lease_until: 0, next_attempt_at: 0, delivered_at: null });
+      await app
+        .knex('event_outbox')
+        .update({ status: 'pending', attempts: 0, lease_until: 0, next_attempt_at: 0, delivered_at: null });
       const started = Date.now();
       const children = Array.from({ length: consumers }, () =>
-        spawn(process.execPath, [path.join(PROJECT_ROOT, 'dist', 'app', 'bin', 'cli.js'), 'queue:consumers:start', 'event.delivery'], {
-          cwd: PROJECT_ROOT,
-          env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'warn' },
-          stdio: 'ignore',
-        }),
+        spawn(
+          process.execPath,
+          [path.join(PROJECT_ROOT, 'dist', 'app', 'bin', 'cli.js'), 'queue:consumers:start', 'event.delivery'],
+          {
+            cwd: PROJECT_ROOT,
+            env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'warn' },
+            stdio: 'ignore',
+          },
+        ),
       );
       try {
         for (;;) {
-          const row = (await app.knex('event_outbox').whereNot({ status: 'delivered' }).count({ n: '*' })) as { n: number | string }[];
+          const row = (await app.knex('event_outbox').whereNot({ status: 'delivered' }).count({ n: '*' })) as {
+            n: number | string;
+          }[];
           if (Number(row[0]!.n) === 0) break;
           if (Date.now() - started > 600_000) throw new Error('delivery did not finish in 10 minutes');
           await new Promise((resolve) => setTimeout(resolve, 50));
@@ -149,8 +207,15 @@ export async function runWebhooksBench(options: WebhooksBenchOptions): Promise<W
       }
       // From spawn to the last delivery: includes each consumer's start-up (about a second).
       const seconds = (Date.now() - started) / 1000;
-      delivery.push({ consumers, events: options.events, seconds: round(seconds, 2), perSecond: round(options.events / seconds, 1) });
-      log(`${consumers} consumer(s): ${options.events} events in ${round(seconds, 2)} s (${round(options.events / seconds, 1)}/s, start-up included)`);
+      delivery.push({
+        consumers,
+        events: options.events,
+        seconds: round(seconds, 2),
+        perSecond: round(options.events / seconds, 1),
+      });
+      log(
+        `${consumers} consumer(s): ${options.events} events in ${round(seconds, 2)} s (${round(options.events / seconds, 1)}/s, start-up included)`,
+      );
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
     return { database: database.dialect, loadAverage: os.loadavg().map((v) => round(v, 2)), addItems, delivery };

@@ -9,12 +9,20 @@
  * InputException) and the clock. Those files load nothing but node:crypto or pg, so the raw
  * reference still carries no framework. Copies that stay say why beside them.
  */
-import { AGGREGATED, INVALID_FIELD_VALUE, REQUIRED_FIELD, UNKNOWN_FIELD } from '../../app/framework/exception/InputException.js';
+import {
+  AGGREGATED,
+  INVALID_FIELD_VALUE,
+  REQUIRED_FIELD,
+  UNKNOWN_FIELD,
+} from '../../app/framework/exception/InputException.js';
 import { nowTimestamp } from '../../app/framework/db/dialect.js';
 import { skuKey } from '../../modules/Dispensary/Catalog/Api/skuKey.js';
 import { hashToken, sameHash, TOKEN_PATTERN } from '../../modules/Dispensary/Integration/Model/tokens.js';
 import { FULFILLMENT_TYPES } from '../../modules/Dispensary/Recommendation/Api/Data/RecommendationItemInterface.js';
-import type { ItemRow, RecommendationRow } from '../../modules/Dispensary/Recommendation/Model/ResourceModel/RecommendationResource.js';
+import type {
+  ItemRow,
+  RecommendationRow,
+} from '../../modules/Dispensary/Recommendation/Model/ResourceModel/RecommendationResource.js';
 
 export { hashToken, nowTimestamp, skuKey, TOKEN_PATTERN, type ItemRow, type RecommendationRow };
 
@@ -40,7 +48,8 @@ export const MSG = {
   noSuchEntity: 'No such entity with %fieldName = %fieldValue',
   unknownStore: 'The store code "%storeCode" is unknown. Verify the store and try again.',
   productNotFound: 'The product with SKU "%sku" does not exist. Verify "%fieldName" and try again.',
-  productDisabled: 'The product with SKU "%sku" is disabled and cannot be added to a recommendation. Verify "%fieldName" and try again.',
+  productDisabled:
+    'The product with SKU "%sku" is disabled and cannot be added to a recommendation. Verify "%fieldName" and try again.',
   decoding: 'Decoding error.',
   notObject: 'The request body must be a JSON object.',
   internal: 'Internal Error. Details are available in the log.',
@@ -61,10 +70,15 @@ export class HttpError extends Error {
 
   body(): Record<string, unknown> {
     if (this.errors.length > 1) {
-      return { message: MSG.aggregated, errors: this.errors.map((e) => ({ message: e.phrase, parameters: e.parameters })) };
+      return {
+        message: MSG.aggregated,
+        errors: this.errors.map((e) => ({ message: e.phrase, parameters: e.parameters })),
+      };
     }
     const one = this.errors[0] ?? { phrase: this.phrase, parameters: this.parameters };
-    return Object.keys(one.parameters).length ? { message: one.phrase, parameters: one.parameters } : { message: one.phrase };
+    return Object.keys(one.parameters).length
+      ? { message: one.phrase, parameters: one.parameters }
+      : { message: one.phrase };
   }
 }
 
@@ -137,7 +151,9 @@ export function toItem(row: ItemRow, productSku: string | null, inStock: boolean
     qty: Number(row.qty),
     autoship_interval: row.autoship_interval,
     note: row.note,
-    fulfillment_type: (FULFILLMENT_TYPES as readonly string[]).includes(row.fulfillment_type) ? row.fulfillment_type : 'automatic',
+    fulfillment_type: (FULFILLMENT_TYPES as readonly string[]).includes(row.fulfillment_type)
+      ? row.fulfillment_type
+      : 'automatic',
     doctor_id: row.doctor_id === null ? null : Number(row.doctor_id),
     location_id: row.location_id === null ? null : Number(row.location_id),
     availability: inStock ? 'in stock' : 'out of stock',

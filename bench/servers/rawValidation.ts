@@ -8,7 +8,18 @@ const MAX_ITEMS = 1000;
 const INTERVAL = /^(?:once|[1-9][0-9]{0,3}[dwm])$/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const FULFILLMENT_BY_LOWER = new Map(FULFILLMENT_TYPES.map((t) => [t.toLowerCase(), t]));
-const ITEM_FIELDS = new Set(['sku', 'qty', 'autoship_interval', 'note', 'fulfillment_type', 'fullfillment_type', 'doctor_id', 'location_id', 'item_id', 'availability']);
+const ITEM_FIELDS = new Set([
+  'sku',
+  'qty',
+  'autoship_interval',
+  'note',
+  'fulfillment_type',
+  'fullfillment_type',
+  'doctor_id',
+  'location_id',
+  'item_id',
+  'availability',
+]);
 
 export type Errors = { phrase: string; parameters: Params }[];
 
@@ -41,19 +52,23 @@ function validItem(raw: unknown, path: string, errors: Errors): ItemInput | unde
   }
   const source = raw as Record<string, unknown>;
   const before = errors.length;
-  const bad = (field: string, value: unknown) => errors.push({ phrase: MSG.invalid, parameters: { fieldName: `${path}.${field}`, value: describe(value) } });
-  for (const key of Object.keys(source)) if (!ITEM_FIELDS.has(key)) errors.push({ phrase: MSG.unknownField, parameters: { fieldName: `${path}.${key}` } });
+  const bad = (field: string, value: unknown) =>
+    errors.push({ phrase: MSG.invalid, parameters: { fieldName: `${path}.${field}`, value: describe(value) } });
+  for (const key of Object.keys(source))
+    if (!ITEM_FIELDS.has(key)) errors.push({ phrase: MSG.unknownField, parameters: { fieldName: `${path}.${key}` } });
   const item: Partial<ItemInput> = {};
   const sku = source.sku;
   if (sku === undefined) errors.push({ phrase: MSG.required, parameters: { fieldName: `${path}.sku` } });
-  else if (typeof sku !== 'string' || sku.trim().length < 1 || sku.trim().length > 64 || !storable(sku)) bad('sku', sku);
+  else if (typeof sku !== 'string' || sku.trim().length < 1 || sku.trim().length > 64 || !storable(sku))
+    bad('sku', sku);
   else item.sku = sku.trim();
   if (source.qty === undefined) errors.push({ phrase: MSG.required, parameters: { fieldName: `${path}.qty` } });
   else if ((item.qty = whole(source.qty, 1, 10000)) === undefined) bad('qty', source.qty);
   if ('autoship_interval' in source) {
     const v = source.autoship_interval;
     if (v === null) item.autoship_interval = null;
-    else if (typeof v === 'string' && INTERVAL.test(v.trim().toLowerCase())) item.autoship_interval = v.trim().toLowerCase();
+    else if (typeof v === 'string' && INTERVAL.test(v.trim().toLowerCase()))
+      item.autoship_interval = v.trim().toLowerCase();
     else bad('autoship_interval', v);
   }
   if ('note' in source) {
@@ -70,7 +85,10 @@ function validItem(raw: unknown, path: string, errors: Errors): ItemInput | unde
     const alias = fulfillment(source.fullfillment_type);
     if (alias === undefined) bad('fullfillment_type', source.fullfillment_type);
     else if ('fulfillment_type' in source && type !== undefined && type !== alias) {
-      errors.push({ phrase: '"%fieldName" and "%otherFieldName" have different values. Send one of them.', parameters: { fieldName: `${path}.fullfillment_type`, otherFieldName: `${path}.fulfillment_type` } });
+      errors.push({
+        phrase: '"%fieldName" and "%otherFieldName" have different values. Send one of them.',
+        parameters: { fieldName: `${path}.fullfillment_type`, otherFieldName: `${path}.fulfillment_type` },
+      });
     } else if (!('fulfillment_type' in source)) type = alias;
   }
   if (type !== undefined) item.fulfillment_type = type;
@@ -86,13 +104,18 @@ function validItem(raw: unknown, path: string, errors: Errors): ItemInput | unde
 export function validate(body: Record<string, unknown>): ItemInput[] {
   const request = body.recommendation;
   if (request === undefined) throw inputError([{ phrase: MSG.required, parameters: { fieldName: 'recommendation' } }]);
-  if (request === null || typeof request !== 'object' || Array.isArray(request)) throw inputError([{ phrase: MSG.invalid, parameters: { fieldName: 'recommendation', value: describe(request) } }]);
+  if (request === null || typeof request !== 'object' || Array.isArray(request))
+    throw inputError([{ phrase: MSG.invalid, parameters: { fieldName: 'recommendation', value: describe(request) } }]);
   const { items, item, ...rest } = request as Record<string, unknown>;
   const errors: Errors = [];
-  for (const key of Object.keys(rest)) errors.push({ phrase: MSG.unknownField, parameters: { fieldName: `recommendation.${key}` } });
+  for (const key of Object.keys(rest))
+    errors.push({ phrase: MSG.unknownField, parameters: { fieldName: `recommendation.${key}` } });
   let list: ItemInput[] = [];
   if (item !== undefined && items !== undefined) {
-    errors.push({ phrase: 'Send either "%fieldName" or "%otherFieldName", not both.', parameters: { fieldName: 'recommendation.item', otherFieldName: 'recommendation.items' } });
+    errors.push({
+      phrase: 'Send either "%fieldName" or "%otherFieldName", not both.',
+      parameters: { fieldName: 'recommendation.item', otherFieldName: 'recommendation.items' },
+    });
   } else if (item !== undefined) {
     const one = validItem(item, 'recommendation.item', errors);
     if (one) list = [one];
@@ -101,7 +124,10 @@ export function validate(body: Record<string, unknown>): ItemInput[] {
   } else if (!Array.isArray(items)) {
     errors.push({ phrase: MSG.invalid, parameters: { fieldName: 'recommendation.items', value: describe(items) } });
   } else if (items.length > MAX_ITEMS) {
-    errors.push({ phrase: 'A request may carry at most %max items; "%fieldName" has %count.', parameters: { max: MAX_ITEMS, fieldName: 'recommendation.items', count: items.length } });
+    errors.push({
+      phrase: 'A request may carry at most %max items; "%fieldName" has %count.',
+      parameters: { max: MAX_ITEMS, fieldName: 'recommendation.items', count: items.length },
+    });
   } else {
     list = items.map((raw, i) => validItem(raw, `recommendation.items[${i}]`, errors)!);
   }

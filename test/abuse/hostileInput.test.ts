@@ -30,14 +30,23 @@ describe('Abuse: hostile input', () => {
   describe('when JSON nests deeply', () => {
     it('should answer 400 "Decoding error." for arrays nested 5000 deep in a validated field, logging nothing', async () => {
       const r = await d.recommendation({ recommendation: { items: ['SAFE-1'] } });
-      const res = await raw('post', `/rest/default/V1/dispensary/recommendation/${r.recommendation_id}/item`, `{"recommendation":{"items":[{"sku":${nested(5000)},"qty":1}]}}`);
+      const res = await raw(
+        'post',
+        `/rest/default/V1/dispensary/recommendation/${r.recommendation_id}/item`,
+        `{"recommendation":{"items":[{"sku":${nested(5000)},"qty":1}]}}`,
+      );
       expect(res.status).to.equal(400);
       expect(res.body).to.deep.equal({ message: 'Decoding error.' });
       expect(errorsLogged(logs)).to.deep.equal([]);
     });
 
     it('should answer 400 on the anonymous admin login route too', async () => {
-      const res = await raw('post', '/rest/V1/integration/admin/token', `{"username":${nested(5000)},"password":"x"}`, null);
+      const res = await raw(
+        'post',
+        '/rest/V1/integration/admin/token',
+        `{"username":${nested(5000)},"password":"x"}`,
+        null,
+      );
       expect(res.status).to.equal(400);
       expect(res.body).to.deep.equal({ message: 'Decoding error.' });
       expect(errorsLogged(logs)).to.deep.equal([]);
@@ -48,7 +57,9 @@ describe('Abuse: hostile input', () => {
       const at = await raw('post', '/rest/all/V1/products', `{"product":{"sku":"DEEP-1","name":${nested(62)}}}`);
       expect(at.status).to.equal(400);
       // A list where a string belongs: Magento's type message.
-      expect(at.body.message).to.equal('Error occurred during "name" processing. Invalid type for value: "array". Expected Type: "string".');
+      expect(at.body.message).to.equal(
+        'Error occurred during "name" processing. Invalid type for value: "array". Expected Type: "string".',
+      );
       const over = await raw('post', '/rest/all/V1/products', `{"product":{"sku":"DEEP-1","name":${nested(63)}}}`);
       expect(over.status).to.equal(400);
       expect(over.body).to.deep.equal({ message: 'Decoding error.' });
@@ -83,13 +94,22 @@ describe('Abuse: hostile input', () => {
     });
 
     it('should answer 400 for NUL in the admin username on the anonymous login route', async () => {
-      const res = await raw('post', '/rest/V1/integration/admin/token', JSON.stringify({ username: 'ad\u0000min', password: 'x' }), null);
+      const res = await raw(
+        'post',
+        '/rest/V1/integration/admin/token',
+        JSON.stringify({ username: 'ad\u0000min', password: 'x' }),
+        null,
+      );
       expect(res.status).to.equal(400);
       expect(res.body.parameters).to.deep.equal({ fieldName: 'username', value: 'ad\\u0000min' });
     });
 
     it('should answer 400 for a body key with a control character', async () => {
-      const res = await raw('post', '/rest/all/V1/products', JSON.stringify({ product: { sku: 'K-1', name: 'n', 'x\u0000y': 1 } }));
+      const res = await raw(
+        'post',
+        '/rest/all/V1/products',
+        JSON.stringify({ product: { sku: 'K-1', name: 'n', 'x\u0000y': 1 } }),
+      );
       expect(res.status).to.equal(400);
       expect(res.body).to.deep.equal({ message: UNSUPPORTED, parameters: { fieldName: 'product.x\\u0000y' } });
     });
@@ -108,7 +128,11 @@ describe('Abuse: hostile input', () => {
 
     it('should answer 400 for NUL in a query value and a query key', async () => {
       const r = await d.recommendation({ recommendation: { items: ['SAFE-1'] } });
-      const value = await d.call('delete', 'default', `/dispensary/recommendation/${r.recommendation_id}/item?id[]=a%00b`);
+      const value = await d.call(
+        'delete',
+        'default',
+        `/dispensary/recommendation/${r.recommendation_id}/item?id[]=a%00b`,
+      );
       expect(value.status).to.equal(400);
       expect(value.body.parameters).to.deep.equal({ fieldName: 'id[0]', value: 'a\\u0000b' });
       const key = await d.call('get', 'default', `/dispensary/recommendation/${r.recommendation_id}?fie%00lds=x`);
@@ -118,8 +142,16 @@ describe('Abuse: hostile input', () => {
 
     it('should answer 400 "Decoding error." for bytes that are not UTF-8 (an encoded surrogate, 0xFF), sync and async, and store nothing', async () => {
       const bodies = [
-        Buffer.concat([Buffer.from('{"product":{"sku":"RAW-1","name":"a'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}}')]),
-        Buffer.concat([Buffer.from('{"product":{"sku":"RAW-2","name":"a'), Buffer.from([0xff, 0xfe]), Buffer.from('"}}')]),
+        Buffer.concat([
+          Buffer.from('{"product":{"sku":"RAW-1","name":"a'),
+          Buffer.from([0xed, 0xa0, 0x80]),
+          Buffer.from('"}}'),
+        ]),
+        Buffer.concat([
+          Buffer.from('{"product":{"sku":"RAW-2","name":"a'),
+          Buffer.from([0xff, 0xfe]),
+          Buffer.from('"}}'),
+        ]),
       ];
       // fetch sends the bytes as they are (supertest would serialise a Buffer as JSON).
       const server = await listen(d);
@@ -139,7 +171,9 @@ describe('Abuse: hostile input', () => {
         await server.close();
       }
       expect(await d.t.app.knex('catalog_product').where('sku', 'like', 'RAW-%')).to.deep.equal([]);
-      expect(await d.t.app.knex('magento_bulk').count({ n: '*' }).first()).to.satisfy((r: { n: number | string }) => Number(r.n) === 0);
+      expect(await d.t.app.knex('magento_bulk').count({ n: '*' }).first()).to.satisfy(
+        (r: { n: number | string }) => Number(r.n) === 0,
+      );
       expect(errorsLogged(logs)).to.deep.equal([]);
     });
 

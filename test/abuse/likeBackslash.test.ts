@@ -25,7 +25,12 @@ describe('Abuse: a backslash in a like value', () => {
   let logs: LogLine[];
   before(async () => {
     ({ d, logs } = await startAbuseApp());
-    for (const [sku, name] of [['BS-1', 'Trail\\'], ['BS-2', 'Back\\slash'], ['BS-3', 'Backslash'], ['BS-4', 'Plain']]) {
+    for (const [sku, name] of [
+      ['BS-1', 'Trail\\'],
+      ['BS-2', 'Back\\slash'],
+      ['BS-3', 'Backslash'],
+      ['BS-4', 'Plain'],
+    ]) {
       const res = await d.call('post', 'all', '/products').send({ product: { sku, name, price: 1 } });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
     }
@@ -33,7 +38,13 @@ describe('Abuse: a backslash in a like value', () => {
   after(async () => d?.stop());
 
   it('should close a trailing escape as MySQL reads it', () => {
-    expect(['\\', 'a\\', '\\\\', '\\\\\\', 'a'].map(closeTrailingEscape)).to.deep.equal(['\\\\', 'a\\\\', '\\\\', '\\\\\\\\', 'a']);
+    expect(['\\', 'a\\', '\\\\', '\\\\\\', 'a'].map(closeTrailingEscape)).to.deep.equal([
+      '\\\\',
+      'a\\\\',
+      '\\\\',
+      '\\\\\\\\',
+      'a',
+    ]);
   });
 
   it('should answer 200 on every search route, for every text field, like and nlike, logging no error', async () => {
@@ -48,8 +59,14 @@ describe('Abuse: a backslash in a like value', () => {
         if (type !== 'text') continue;
         for (const condition of ['like', 'nlike']) {
           for (const value of VALUES) {
-            const res = await request(d.http).get(url).query(filter(field, value, condition)).set('Authorization', `Bearer ${d.token}`);
-            expect(res.status, `${route.url} ${field} ${condition} ${JSON.stringify(value)}: ${JSON.stringify(res.body)}`).to.equal(200);
+            const res = await request(d.http)
+              .get(url)
+              .query(filter(field, value, condition))
+              .set('Authorization', `Bearer ${d.token}`);
+            expect(
+              res.status,
+              `${route.url} ${field} ${condition} ${JSON.stringify(value)}: ${JSON.stringify(res.body)}`,
+            ).to.equal(200);
           }
         }
       }

@@ -18,7 +18,10 @@ type Derive = (password: string, salt: Buffer, n: number, r: number, p: number) 
 
 /** Wraps the hasher's key derivation: counts derivations at once, and can hold them at a gate. */
 function watchHashing(t: TestApp) {
-  const hasher = t.app.get<PasswordHasher>('Dispensary\\Integration\\Model\\PasswordHasher') as unknown as { derive: Derive; slots: PasswordHasher['slots'] };
+  const hasher = t.app.get<PasswordHasher>('Dispensary\\Integration\\Model\\PasswordHasher') as unknown as {
+    derive: Derive;
+    slots: PasswordHasher['slots'];
+  };
   const original = hasher.derive.bind(hasher);
   const stats = { running: 0, most: 0, total: 0 };
   let gate: Promise<void> | null = null;
@@ -66,7 +69,10 @@ describe('Abuse: anonymous login floods', () => {
     let token: string;
     before(async () => {
       // A clock that stands still: the address's bucket does not refill while the flood lasts.
-      t = await TestApp.start({ clock: new FakeClock(), passwordHashing: { ...FAST_HASHING, concurrency: 1, queue: 64 } });
+      t = await TestApp.start({
+        clock: new FakeClock(),
+        passwordHashing: { ...FAST_HASHING, concurrency: 1, queue: 64 },
+      });
       await createAdmin(t, 'admin', 'secret123');
       token = await t.integrationToken({ allStores: true });
     });
@@ -76,13 +82,17 @@ describe('Abuse: anonymous login floods', () => {
       const watch = watchHashing(t);
       try {
         const flood = Array.from({ length: FLOOD }, (_, i) => login(t, 'admin', `guess-${i}-x1`));
-        const reads = Array.from({ length: 8 }, () => request(t.http).get('/rest/all/V1/store/storeViews').set('Authorization', `Bearer ${token}`));
+        const reads = Array.from({ length: 8 }, () =>
+          request(t.http).get('/rest/all/V1/store/storeViews').set('Authorization', `Bearer ${token}`),
+        );
         const [answers, served] = await Promise.all([Promise.all(flood), Promise.all(reads)]);
         const count = (status: number) => answers.filter((r: Response) => r.status === status).length;
         expect(count(401) + count(429), JSON.stringify(answers.map((r) => r.status))).to.equal(FLOOD);
         expect(count(401)).to.equal(10);
-        for (const r of answers) expect(r.body).to.deep.equal(r.status === 401 ? INVALID_CREDENTIALS : { message: 'Too Many Requests' });
-        for (const r of answers.filter((a) => a.status === 429)) expect(Number(r.headers['retry-after'])).to.be.within(1, 60);
+        for (const r of answers)
+          expect(r.body).to.deep.equal(r.status === 401 ? INVALID_CREDENTIALS : { message: 'Too Many Requests' });
+        for (const r of answers.filter((a) => a.status === 429))
+          expect(Number(r.headers['retry-after'])).to.be.within(1, 60);
         expect(served.map((r) => r.status)).to.deep.equal(Array(8).fill(200));
         expect(watch.stats.most).to.equal(1);
         expect(watch.stats.total).to.be.at.most(10);
@@ -98,7 +108,10 @@ describe('Abuse: anonymous login floods', () => {
     let t: TestApp;
     let token: string;
     before(async () => {
-      t = await TestApp.start({ passwordHashing: { ...FAST_HASHING, concurrency: 2, queue: 4 }, adminLogin: { rateLimit: 0 } });
+      t = await TestApp.start({
+        passwordHashing: { ...FAST_HASHING, concurrency: 2, queue: 4 },
+        adminLogin: { rateLimit: 0 },
+      });
       token = await t.integrationToken({ allStores: true });
     });
     after(async () => t?.stop());
@@ -108,8 +121,13 @@ describe('Abuse: anonymous login floods', () => {
       watch.hold();
       try {
         const settled: Response[] = [];
-        const flood = Array.from({ length: FLOOD }, (_, i) => login(t, `user-${i}`, 'wrong-guess-1').then((r) => (settled.push(r), r)));
-        await until(() => watch.slots.running === 2 && watch.slots.queued === 4 && settled.length === FLOOD - 6, '2 hashing, 4 waiting, the rest answered');
+        const flood = Array.from({ length: FLOOD }, (_, i) =>
+          login(t, `user-${i}`, 'wrong-guess-1').then((r) => (settled.push(r), r)),
+        );
+        await until(
+          () => watch.slots.running === 2 && watch.slots.queued === 4 && settled.length === FLOOD - 6,
+          '2 hashing, 4 waiting, the rest answered',
+        );
         expect(settled.map((r) => r.status)).to.deep.equal(Array(FLOOD - 6).fill(503));
         for (const r of settled) {
           expect(r.headers['retry-after']).to.equal('1');

@@ -28,13 +28,26 @@ async function startServer(database: TestDatabase, env: Record<string, string> =
   const port = await freePort();
   const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'dist', 'app', 'bin', 'server.js')], {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, DATABASE_URL: database.url, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', SHUTDOWN_GRACE_MS: String(GRACE_MS), ...env },
+    env: {
+      ...process.env,
+      DATABASE_URL: database.url,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      SHUTDOWN_GRACE_MS: String(GRACE_MS),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'ignore'],
   });
-  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   for (let i = 0; i < 300; i++) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    const up = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(1_000) }).then((r) => r.status === 200, () => false);
+    const up = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(1_000) }).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (up) return { child, port, exited };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -45,7 +58,10 @@ async function startServer(database: TestDatabase, env: Record<string, string> =
 /** Requests whose log lines add up to well over a pipe's 64 KiB; each must be answered (the loop is not stalled). */
 async function logALot(port: number, count = 400): Promise<void> {
   for (let i = 0; i < count; i++) {
-    const res = await fetch(`http://127.0.0.1:${port}/rest/V1/no-such-route`, { headers: { 'X-Request-Id': LONG_ID }, signal: AbortSignal.timeout(5_000) });
+    const res = await fetch(`http://127.0.0.1:${port}/rest/V1/no-such-route`, {
+      headers: { 'X-Request-Id': LONG_ID },
+      signal: AbortSignal.timeout(5_000),
+    });
     expect(res.status).to.equal(404);
     await res.arrayBuffer();
   }
@@ -97,7 +113,9 @@ describe('Abuse: shutdown with a misbehaving log reader', function () {
     server.child.stdout!.resume();
     const client = new RawClient(server.port);
     try {
-      client.write('POST /rest/V1/integration/admin/token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{');
+      client.write(
+        'POST /rest/V1/integration/admin/token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{',
+      );
       await new Promise((resolve) => setTimeout(resolve, 200));
       server.child.kill('SIGTERM');
       const exit = await exitWithin(server, EXIT_BOUND_MS);
@@ -113,7 +131,9 @@ describe('Abuse: shutdown with a misbehaving log reader', function () {
     const client = new RawClient(server.port);
     try {
       // A request in flight that would hold the first shutdown for the whole (10-minute) grace period.
-      client.write('POST /rest/V1/integration/admin/token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{');
+      client.write(
+        'POST /rest/V1/integration/admin/token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{',
+      );
       await new Promise((resolve) => setTimeout(resolve, 200));
       server.child.kill('SIGTERM');
       expect(await exitWithin(server, 500), 'the first SIGTERM waits for the request').to.equal(null);

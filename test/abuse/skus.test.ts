@@ -29,12 +29,22 @@ describe('Abuse: skus that look alike', () => {
     expect(first.body.sku).to.equal(COMPOSED);
     const second = await save(COMPOSED, 'second');
     expect(second.body.id).to.equal(first.body.id);
-    expect((await d.call('get', 'all', `/products/${encodeURIComponent(DECOMPOSED.toLowerCase())}`)).body.name).to.equal('second');
+    expect(
+      (await d.call('get', 'all', `/products/${encodeURIComponent(DECOMPOSED.toLowerCase())}`)).body.name,
+    ).to.equal('second');
     expect(await d.t.app.knex('catalog_product').where('sku', 'like', 'CAF%')).to.have.length(1);
   });
 
   it('should refuse zero-width, bidi-override and other format characters', async () => {
-    for (const sku of ['AB\u200bC', 'AB\u200dC', '\u202eCBA', 'A\u2066B\u2069', 'SOFT\u00adHYPHEN', 'B\ufeffOM', 'LINE\u2028SEP']) {
+    for (const sku of [
+      'AB\u200bC',
+      'AB\u200dC',
+      '\u202eCBA',
+      'A\u2066B\u2069',
+      'SOFT\u00adHYPHEN',
+      'B\ufeffOM',
+      'LINE\u2028SEP',
+    ]) {
       const res = await save(sku);
       expect(res.status, JSON.stringify(sku)).to.equal(400);
       expect(res.body).to.deep.include({ message: INVALID });
@@ -63,7 +73,9 @@ describe('Abuse: skus that look alike', () => {
   it('should match recommendation items by the same rule', async () => {
     await d.products('VIT\u00c9-9');
     const r = await d.recommendation({ recommendation: { items: [{ sku: 'VIT\u00c9-9', qty: 1 }] } });
-    const added = ok(await d.add(r.recommendation_id, { recommendation: { items: [{ sku: 'vite\u0301-9', qty: 2 }] } }));
+    const added = ok(
+      await d.add(r.recommendation_id, { recommendation: { items: [{ sku: 'vite\u0301-9', qty: 2 }] } }),
+    );
     expect(skus(added)).to.deep.equal(['VIT\u00c9-9']);
     const bad = await d.add(r.recommendation_id, { recommendation: { items: [{ sku: 'X\u200bY', qty: 1 }] } });
     expect(bad.status).to.equal(400);
@@ -87,10 +99,22 @@ describe('Migration: re-keying skus stored under the old rule', function () {
       const before = source.list().filter((m) => m.name < '20261123110100');
       for (const migration of before) await app.knex.migrate.up({ migrationSource: source, name: migration.name });
       const now = '2026-01-01 00:00:00';
-      const old = (sku: string) => ({ sku, sku_key: sku.trim().toLowerCase(), name: sku, price: 1, status: 1, is_in_stock: true, created_at: now, updated_at: now });
+      const old = (sku: string) => ({
+        sku,
+        sku_key: sku.trim().toLowerCase(),
+        name: sku,
+        price: 1,
+        status: 1,
+        is_in_stock: true,
+        created_at: now,
+        updated_at: now,
+      });
       await app.knex('catalog_product').insert([old(COMPOSED), old(DECOMPOSED), old('PLAIN-1')]);
       await migrateLatest(app.knex, source);
-      const rows = (await app.knex('catalog_product').select('sku', 'sku_key').orderBy('entity_id')) as { sku: string; sku_key: string }[];
+      const rows = (await app.knex('catalog_product').select('sku', 'sku_key').orderBy('entity_id')) as {
+        sku: string;
+        sku_key: string;
+      }[];
       expect(rows).to.deep.equal([
         { sku: COMPOSED, sku_key: skuKey(COMPOSED) },
         // The newer spelling collides: it keeps its old key and spelling, nothing is lost.

@@ -29,7 +29,10 @@ describe('Abuse: large bodies and slow clients', () => {
       // The old code read the whole declared body first: no answer would come while the client waits.
       expect(await client.waitForResponse(5_000), client.response).to.equal(true);
       expect(client.status()).to.equal(413);
-      expect(client.body()).to.deep.equal({ message: 'The request body is larger than the limit of %limit bytes.', parameters: { limit: 1048576 } });
+      expect(client.body()).to.deep.equal({
+        message: 'The request body is larger than the limit of %limit bytes.',
+        parameters: { limit: 1048576 },
+      });
       expect(client.response).to.match(/\r\nConnection: close\r\n/i);
       await client.closed;
     } finally {
@@ -40,10 +43,15 @@ describe('Abuse: large bodies and slow clients', () => {
   it('should close the connection after refusing a caller whose huge body it never read', async () => {
     const client = new RawClient(server.port);
     try {
-      client.write(`POST /rest/all/V1/products HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${512 * 1024 * 1024}\r\n\r\n{`);
+      client.write(
+        `POST /rest/all/V1/products HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${512 * 1024 * 1024}\r\n\r\n{`,
+      );
       expect(await client.waitForResponse(5_000)).to.equal(true);
       expect(client.status()).to.equal(401);
-      const closed = await Promise.race([client.closed.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 5_000))]);
+      const closed = await Promise.race([
+        client.closed.then(() => true),
+        new Promise((resolve) => setTimeout(() => resolve(false), 5_000)),
+      ]);
       expect(closed, 'the server kept the connection open to read 512 MiB').to.equal(true);
     } finally {
       client.destroy();
@@ -53,13 +61,18 @@ describe('Abuse: large bodies and slow clients', () => {
   it('should answer 413 to a chunked body as soon as it passes the limit, before it ends', async () => {
     const client = new RawClient(server.port);
     try {
-      client.write('POST /rest/V1/integration/admin/token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n');
+      client.write(
+        'POST /rest/V1/integration/admin/token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n',
+      );
       const chunk = `{"username":"${'x'.repeat(64 * 1024)}`;
       // 20 chunks of 64 KiB pass the 1 MiB limit; the terminating chunk is never sent.
       for (let i = 0; i < 20; i++) client.write(`${Buffer.byteLength(chunk).toString(16)}\r\n${chunk}\r\n`);
       expect(await client.waitForResponse(5_000), client.response.slice(0, 200)).to.equal(true);
       expect(client.status()).to.equal(413);
-      expect(client.body()).to.deep.equal({ message: 'The request body is larger than the limit of %limit bytes.', parameters: { limit: 1048576 } });
+      expect(client.body()).to.deep.equal({
+        message: 'The request body is larger than the limit of %limit bytes.',
+        parameters: { limit: 1048576 },
+      });
     } finally {
       client.destroy();
     }
@@ -75,7 +88,10 @@ describe('Abuse: large bodies and slow clients', () => {
       while (sent < body.length - 1 && !(await client.waitForResponse(100))) client.write(body[sent++]!);
       expect(client.status(), client.response).to.equal(408);
       expect(sent).to.be.lessThan(body.length - 1);
-      expect(client.body()).to.deep.equal({ message: 'The request body did not arrive within %timeout milliseconds.', parameters: { timeout: 400 } });
+      expect(client.body()).to.deep.equal({
+        message: 'The request body did not arrive within %timeout milliseconds.',
+        parameters: { timeout: 400 },
+      });
       await client.closed;
     } finally {
       client.destroy();

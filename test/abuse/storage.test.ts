@@ -45,7 +45,9 @@ describe('Abuse: a database that cannot write (SQLite)', function () {
       await d.t.app.knex.raw(`PRAGMA max_page_count = ${pages[0]!.page_count}`);
       let res;
       for (let i = 1; i <= 200; i++) {
-        res = await d.call('post', 'all', '/products').send({ product: { sku: `FULL-${i}`, name: 'n'.repeat(255), price: 1 } });
+        res = await d
+          .call('post', 'all', '/products')
+          .send({ product: { sku: `FULL-${i}`, name: 'n'.repeat(255), price: 1 } });
         if (res.status !== 200) break;
       }
       expect(res!.status, JSON.stringify(logs.filter((l) => l.level >= 50))).to.equal(503);
@@ -60,7 +62,9 @@ describe('Abuse: a database that cannot write (SQLite)', function () {
       const again = await request(d.http).get('/health');
       expect(again.status).to.equal(200);
       expect(again.body).to.deep.equal({ status: 'ok', database: 'up' });
-      expect((await d.call('post', 'all', '/products').send({ product: { sku: 'FULL-AFTER', name: 'n' } })).status).to.equal(200);
+      expect(
+        (await d.call('post', 'all', '/products').send({ product: { sku: 'FULL-AFTER', name: 'n' } })).status,
+      ).to.equal(200);
     });
   });
 
@@ -76,9 +80,15 @@ describe('Abuse: a database that cannot write (SQLite)', function () {
       const res = await d.call('post', 'all', '/products').send({ product: { sku: 'RO-1', name: 'n' } });
       expect(res.status).to.equal(503);
       expect(res.body).to.deep.equal(UNAVAILABLE);
-      expect((await request(d.http).get('/health')).body).to.deep.equal({ status: 'degraded', database: 'up', reason: 'read-only' });
+      expect((await request(d.http).get('/health')).body).to.deep.equal({
+        status: 'degraded',
+        database: 'up',
+        reason: 'read-only',
+      });
       await d.t.app.knex.raw('PRAGMA query_only = OFF');
-      expect((await d.call('post', 'all', '/products').send({ product: { sku: 'RO-1', name: 'n' } })).status).to.equal(200);
+      expect((await d.call('post', 'all', '/products').send({ product: { sku: 'RO-1', name: 'n' } })).status).to.equal(
+        200,
+      );
       expect((await request(d.http).get('/health')).status).to.equal(200);
     });
   });
@@ -100,7 +110,13 @@ describe('Abuse: a database that cannot write (SQLite)', function () {
       const asRoot = process.getuid?.() === 0;
       const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'dist', 'app', 'bin', 'server.js')], {
         cwd: PROJECT_ROOT,
-        env: { ...process.env, DATABASE_URL: `sqlite:${path.join(dir, 'db.sqlite')}`, PORT: String(await freePort()), HOST: '127.0.0.1', LOG_LEVEL: 'silent' },
+        env: {
+          ...process.env,
+          DATABASE_URL: `sqlite:${path.join(dir, 'db.sqlite')}`,
+          PORT: String(await freePort()),
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'silent',
+        },
         stdio: ['ignore', 'ignore', 'pipe'],
         ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
       });

@@ -90,7 +90,12 @@ describe('Benchmark (npm run bench), smoke run on tiny data', function () {
   it('should time one Add Items transaction through knex and directly on the driver', () => {
     const driver = report.driver!;
     expect(driver.driver).to.match(/^better-sqlite3 /);
-    for (const value of [driver.knexAddTransaction, driver.knexAddTransactionWithoutStatementCache, driver.directAddTransaction, driver.knexEmptyTransaction]) {
+    for (const value of [
+      driver.knexAddTransaction,
+      driver.knexAddTransactionWithoutStatementCache,
+      driver.directAddTransaction,
+      driver.knexEmptyTransaction,
+    ]) {
       expect(value).to.be.greaterThan(0);
     }
   });
@@ -118,11 +123,14 @@ describe('Benchmark options: --processes', () => {
     const options = benchOptions(['--smoke', '--processes', '2', '--servers', 'service,express'], quiet);
     expect(options.processes).to.equal(2);
     expect(options.servers).to.deep.equal(['service', 'express']);
-    expect(['service', 'baseline', 'express', 'raw'].map((k) => processCount(k as 'service', 3))).to.deep.equal([3, 3, 3, 1]);
+    expect(['service', 'baseline', 'express', 'raw'].map((k) => processCount(k as 'service', 3))).to.deep.equal([
+      3, 3, 3, 1,
+    ]);
   });
 
   it('should refuse a process count that is not a whole number of at least 1', () => {
-    for (const bad of ['0', '1.5', 'two', '-2']) expect(() => benchOptions(['--processes', bad], quiet), bad).to.throw(/--processes/);
+    for (const bad of ['0', '1.5', 'two', '-2'])
+      expect(() => benchOptions(['--processes', bad], quiet), bad).to.throw(/--processes/);
   });
 
   it('should refuse more than one process on SQLite (one writer) and with the profiler, never one process', () => {
@@ -136,17 +144,26 @@ describe('Benchmark options: --processes', () => {
   it('should refuse --profile with more than one process, and fewer connections than processes', () => {
     expect(() => benchOptions(['--smoke', '--profile', '--processes', '2'], quiet)).to.throw(/--profile.*--processes/);
     expect(benchOptions(['--smoke', '--profile', '--processes', '1'], quiet).profileSeconds).to.equal(1);
-    expect(() => benchOptions(['--processes', '4', '--connections', '3'], quiet)).to.throw(/at least one connection per process/);
+    expect(() => benchOptions(['--processes', '4', '--connections', '3'], quiet)).to.throw(
+      /at least one connection per process/,
+    );
   });
 });
 
 describe('Benchmark load over several processes: splitEvenly and mergeLoadResults', () => {
-  const part = (latencies: number[], seconds: number, statusCodes: Record<string, number>, extra: Partial<LoadPart> = {}): LoadPart => ({
+  const part = (
+    latencies: number[],
+    seconds: number,
+    statusCodes: Record<string, number>,
+    extra: Partial<LoadPart> = {},
+  ): LoadPart => ({
     latencies,
     seconds,
     statusCodes,
     ok: statusCodes['200'] ?? 0,
-    non2xx: Object.entries(statusCodes).filter(([code]) => !code.startsWith('2')).reduce((a, [, n]) => a + n, 0),
+    non2xx: Object.entries(statusCodes)
+      .filter(([code]) => !code.startsWith('2'))
+      .reduce((a, [, n]) => a + n, 0),
     errors: 0,
     timeouts: 0,
     ...extra,

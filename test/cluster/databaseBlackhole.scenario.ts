@@ -25,14 +25,19 @@ describe('cluster: api1 loses the database link (packets dropped)', function () 
     token = await cluster.integrationToken('cluster-blackhole');
     await createProducts(cluster, 'api1', token, ['B-1', 'B-2']);
     const patientId = await createPatient(cluster, 'api1', token);
-    recommendationId = ok(await createRecommendation(cluster, 'api1', token, patientId, ['B-1'])).recommendation_id as string;
+    recommendationId = ok(await createRecommendation(cluster, 'api1', token, patientId, ['B-1']))
+      .recommendation_id as string;
   });
   after(async () => {
     if (cluster) restore('api1', 'data');
     await cluster?.stop();
   });
 
-  const read = (host: 'api1' | 'api2') => cluster.call(host, 'GET', `/rest/default/V1/dispensary/recommendation/${recommendationId}`, { token, timeoutMs: 60_000 });
+  const read = (host: 'api1' | 'api2') =>
+    cluster.call(host, 'GET', `/rest/default/V1/dispensary/recommendation/${recommendationId}`, {
+      token,
+      timeoutMs: 60_000,
+    });
 
   it('should answer 503 on api1 within the bound, keep api2 serving, and recover api1 without a restart', async () => {
     // api1's pool holds connections, as a running service's does.

@@ -45,9 +45,13 @@ describe('cluster: api1 killed in the middle of concurrent writes', function () 
     await cluster.kill('api1', 'SIGKILL');
     const results = await Promise.all(writes);
 
-    const confirmed = results.filter((r): r is Answer => !(r instanceof Error) && r.status === 200).map((r) => (r.body as { recommendation_id: string }).recommendation_id);
+    const confirmed = results
+      .filter((r): r is Answer => !(r instanceof Error) && r.status === 200)
+      .map((r) => (r.body as { recommendation_id: string }).recommendation_id);
     const failed = results.length - confirmed.length;
-    console.log(`      [figures] api1 killed after ${answeredAtKill} of ${WRITES} answers: ${confirmed.length} answered 200, ${failed} failed (connection reset or 503)`);
+    console.log(
+      `      [figures] api1 killed after ${answeredAtKill} of ${WRITES} answers: ${confirmed.length} answered 200, ${failed} failed (connection reset or 503)`,
+    );
     expect(failed, 'api1 was killed with writes in flight').to.be.above(0);
 
     const knex = knexFactory(parseDatabaseUrl(cluster.database.url).config);
@@ -59,8 +63,12 @@ describe('cluster: api1 killed in the middle of concurrent writes', function () 
         .select('r.recommendation_id')
         .count({ items: 'i.item_id' })) as { recommendation_id: string; items: number | string }[];
       const counts = new Map(rows.map((row) => [String(row.recommendation_id), Number(row.items)]));
-      expect([...counts.values()].filter((n) => n !== SKUS.length), 'recommendations with some items only').to.deep.equal([]);
-      for (const id of confirmed) expect(counts.get(String(id)), `recommendation ${id} answered 200`).to.equal(SKUS.length);
+      expect(
+        [...counts.values()].filter((n) => n !== SKUS.length),
+        'recommendations with some items only',
+      ).to.deep.equal([]);
+      for (const id of confirmed)
+        expect(counts.get(String(id)), `recommendation ${id} answered 200`).to.equal(SKUS.length);
       console.log(`      [figures] ${counts.size} recommendations stored, each with its ${SKUS.length} items`);
     } finally {
       await knex.destroy();

@@ -26,7 +26,8 @@ describe('cluster: Redis unreachable (packets dropped), then back', function () 
     await cluster?.stop();
   });
 
-  const login = (host: 'api1' | 'api2') => cluster.call(host, 'POST', LOGIN, { body: { username: 'operator', password: 'secret123' } });
+  const login = (host: 'api1' | 'api2') =>
+    cluster.call(host, 'POST', LOGIN, { body: { username: 'operator', password: 'secret123' } });
   const alternate = async (count: number) => {
     const answers = [];
     for (let i = 0; i < count; i++) answers.push(await login(i % 2 === 0 ? 'api1' : 'api2'));
@@ -34,8 +35,12 @@ describe('cluster: Redis unreachable (packets dropped), then back', function () 
   };
   const redisOnBoth = async (expected: 'up' | 'down') => {
     for (let attempt = 0; attempt < 80; attempt++) {
-      const [a, b] = await Promise.all([cluster.call('api1', 'GET', '/health'), cluster.call('api2', 'GET', '/health')]);
-      if ((a.body as { redis?: string }).redis === expected && (b.body as { redis?: string }).redis === expected) return [a, b];
+      const [a, b] = await Promise.all([
+        cluster.call('api1', 'GET', '/health'),
+        cluster.call('api2', 'GET', '/health'),
+      ]);
+      if ((a.body as { redis?: string }).redis === expected && (b.body as { redis?: string }).redis === expected)
+        return [a, b];
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     throw new Error(`/health never said redis: ${expected} on both hosts`);
@@ -45,7 +50,9 @@ describe('cluster: Redis unreachable (packets dropped), then back', function () 
     blackhole('cache', 'data');
     const down = await alternate(14);
     const slowest = Math.max(...down.map((a) => a.ms));
-    console.log(`      [figures] Redis blackholed: ${down.length} logins answered ${[...new Set(down.map((a) => a.status))].join('/')}, slowest ${Math.round(slowest)} ms (REDIS_COMMAND_TIMEOUT_MS 250)`);
+    console.log(
+      `      [figures] Redis blackholed: ${down.length} logins answered ${[...new Set(down.map((a) => a.status))].join('/')}, slowest ${Math.round(slowest)} ms (REDIS_COMMAND_TIMEOUT_MS 250)`,
+    );
     // 7 per host, under each process's own limit of 10: all succeed (shared, the 11th would be 429).
     expect(down.map((a) => a.status)).to.deep.equal(Array(14).fill(200));
     expect((await cluster.call('api1', 'GET', '/rest/V1/store/storeViews', { token })).status).to.equal(200);
@@ -56,7 +63,9 @@ describe('cluster: Redis unreachable (packets dropped), then back', function () 
     restore('cache', 'data');
     const restored = performance.now();
     await redisOnBoth('up');
-    console.log(`      [figures] /health said redis: up on both hosts ${Math.round(performance.now() - restored)} ms after the link came back`);
+    console.log(
+      `      [figures] /health said redis: up on both hosts ${Math.round(performance.now() - restored)} ms after the link came back`,
+    );
     // Shared again: at most 10 from this address across both hosts, then 429 on either.
     const up = await alternate(12);
     const allowed = up.filter((a) => a.status === 200).length;

@@ -32,23 +32,37 @@ describe('cluster: two API hosts on one database', function () {
     // Both hosts sit behind one public name (the Host header a balancer keeps), so one signature is valid on either.
     const header = oauthHeader(credentials, 'GET', `http://dispensary.example${route}`);
     expect((await cluster.call('api1', 'GET', route, { headers: { Authorization: header } })).status).to.equal(200);
-    expect((await cluster.call('api2', 'GET', route, { headers: { Authorization: header } })).status, 'the same nonce on the other host').to.equal(401);
+    expect(
+      (await cluster.call('api2', 'GET', route, { headers: { Authorization: header } })).status,
+      'the same nonce on the other host',
+    ).to.equal(401);
     const fresh = oauthHeader(credentials, 'GET', `http://dispensary.example${route}`);
-    expect((await cluster.call('api2', 'GET', route, { headers: { Authorization: fresh } })).status, 'a new nonce').to.equal(200);
+    expect(
+      (await cluster.call('api2', 'GET', route, { headers: { Authorization: fresh } })).status,
+      'a new nonce',
+    ).to.equal(200);
   });
 
   it('should refuse a revoked token on both hosts at once', async () => {
     const revocable = await cluster.integrationToken('cluster-revocable');
-    for (const host of ['api1', 'api2'] as const) expect((await cluster.call(host, 'GET', '/rest/V1/store/storeViews', { token: revocable })).status).to.equal(200);
+    for (const host of ['api1', 'api2'] as const)
+      expect((await cluster.call(host, 'GET', '/rest/V1/store/storeViews', { token: revocable })).status).to.equal(200);
     expect((await cluster.cli('integration:token:revoke', '--name', 'cluster-revocable')).code).to.equal(0);
-    for (const host of ['api1', 'api2'] as const) expect((await cluster.call(host, 'GET', '/rest/V1/store/storeViews', { token: revocable })).status).to.equal(401);
+    for (const host of ['api1', 'api2'] as const)
+      expect((await cluster.call(host, 'GET', '/rest/V1/store/storeViews', { token: revocable })).status).to.equal(401);
   });
 
   it('should hold the admin token limit across both hosts: the 11th request from one address is 429 on either', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++) {
       const host = i % 2 === 0 ? 'api1' : 'api2';
-      statuses.push((await cluster.call(host, 'POST', '/rest/V1/integration/admin/token', { body: { username: 'nobody', password: 'wrong123' } })).status);
+      statuses.push(
+        (
+          await cluster.call(host, 'POST', '/rest/V1/integration/admin/token', {
+            body: { username: 'nobody', password: 'wrong123' },
+          })
+        ).status,
+      );
     }
     expect(statuses).to.deep.equal([...Array(10).fill(401), 429, 429]);
   });

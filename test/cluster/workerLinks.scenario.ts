@@ -37,17 +37,33 @@ describe('cluster: the worker loses the broker, then the database, in the middle
   });
 
   const completed = async (uuids: string[]) =>
-    Number(((await knex('magento_operation').whereIn('bulk_uuid', uuids).andWhere({ status: 1 }).count({ n: '*' })) as { n: number | string }[])[0]!.n);
+    Number(
+      (
+        (await knex('magento_operation').whereIn('bulk_uuid', uuids).andWhere({ status: 1 }).count({ n: '*' })) as {
+          n: number | string;
+        }[]
+      )[0]!.n,
+    );
 
   for (const link of ['amqp', 'database'] as const) {
     it(`should apply every operation exactly once when the worker's ${link === 'amqp' ? 'broker' : 'database'} link goes silent and comes back`, async () => {
       const patientId = await createPatient(cluster, 'api1', token);
       const ids: string[] = [];
-      for (let i = 0; i < RECOMMENDATIONS; i++) ids.push(ok(await createRecommendation(cluster, 'api1', token, patientId, ['W-BASE'])).recommendation_id as string);
-      const elements = ids.flatMap((recommendationId) => SKUS.map((sku) => ({ recommendationId, recommendation: { items: [{ sku, qty: 1 }] } })));
+      for (let i = 0; i < RECOMMENDATIONS; i++)
+        ids.push(
+          ok(await createRecommendation(cluster, 'api1', token, patientId, ['W-BASE'])).recommendation_id as string,
+        );
+      const elements = ids.flatMap((recommendationId) =>
+        SKUS.map((sku) => ({ recommendationId, recommendation: { items: [{ sku, qty: 1 }] } })),
+      );
       const uuid: string[] = [];
       for (const half of [elements.slice(0, OPERATIONS / 2), elements.slice(OPERATIONS / 2)]) {
-        const accepted = await cluster.call('api1', 'POST', '/rest/default/async/bulk/V1/dispensary/recommendation/byRecommendationId/item', { token, body: half });
+        const accepted = await cluster.call(
+          'api1',
+          'POST',
+          '/rest/default/async/bulk/V1/dispensary/recommendation/byRecommendationId/item',
+          { token, body: half },
+        );
         expect(accepted.status, JSON.stringify(accepted.body).slice(0, 300)).to.equal(202);
         uuid.push((accepted.body as { bulk_uuid: string }).bulk_uuid);
       }
@@ -67,8 +83,18 @@ describe('cluster: the worker loses the broker, then the database, in the middle
         await sleep(100);
         done = await completed(uuid);
       }
-      const statuses = (await knex('magento_operation').whereIn('bulk_uuid', uuid).groupBy('status').select('status').count({ n: '*' })) as { status: number; n: number | string }[];
-      const maxStarted = Number(((await knex('magento_operation').whereIn('bulk_uuid', uuid).max({ m: 'started_count' })) as { m: number | string }[])[0]!.m);
+      const statuses = (await knex('magento_operation')
+        .whereIn('bulk_uuid', uuid)
+        .groupBy('status')
+        .select('status')
+        .count({ n: '*' })) as { status: number; n: number | string }[];
+      const maxStarted = Number(
+        (
+          (await knex('magento_operation').whereIn('bulk_uuid', uuid).max({ m: 'started_count' })) as {
+            m: number | string;
+          }[]
+        )[0]!.m,
+      );
       console.log(
         `      [figures] ${link} silenced for ${SILENCE_MS} ms after ${before} of ${OPERATIONS} operations (${during - before} more while silent); ` +
           `all complete ${Math.round((performance.now() - resumed) / 1000)} s after the link came back, ${Math.round((performance.now() - started) / 1000)} s in all; ` +
@@ -76,7 +102,11 @@ describe('cluster: the worker loses the broker, then the database, in the middle
       );
       expect(statuses.map((s) => [Number(s.status), Number(s.n)])).to.deep.equal([[1, OPERATIONS]]);
       // Exactly once: each recommendation holds the base item and each sku once.
-      const items = (await knex('dispensary_recommendation_item').whereIn('recommendation_id', ids).groupBy('recommendation_id', 'sku').select('recommendation_id', 'sku').count({ n: '*' })) as { n: number | string }[];
+      const items = (await knex('dispensary_recommendation_item')
+        .whereIn('recommendation_id', ids)
+        .groupBy('recommendation_id', 'sku')
+        .select('recommendation_id', 'sku')
+        .count({ n: '*' })) as { n: number | string }[];
       expect(items.length).to.equal(RECOMMENDATIONS * (SKUS.length + 1));
       expect(items.filter((row) => Number(row.n) !== 1)).to.deep.equal([]);
     });

@@ -35,8 +35,7 @@ const REWRITTEN: Record<string, string> = {
     'docs/magento-differences.md: the same, the test renamed JsonBodyReader.http.test.ts',
   ['Every POST, PUT and DELETE route also answers under `/rest/<scope>/async/V1/...` (one request) and ' +
   '`/rest/<scope>/async/bulk/V1/...` (a JSON array of up to 1000 requests, path parameters spelled `by<Param>`), ' +
-  'with HTTP 202 and a `bulk_uuid`;']:
-    'docs/web-api.md: the same, up to 10,000 (BULK_MAX_OPERATIONS) since issue 20',
+  'with HTTP 202 and a `bulk_uuid`;']: 'docs/web-api.md: the same, up to 10,000 (BULK_MAX_OPERATIONS) since issue 20',
 };
 
 /** Old code block lines changed on the move (normalized), and why. */
@@ -44,16 +43,20 @@ const CHANGED_CODE: Record<string, string> = {
   '# Two Add Items operations in one request (REC and TOKEN from the walkthrough above)':
     'docs/web-api.md: "from docs/walkthrough.md", no longer above it',
   // Issue 22 moved these files (the framework's import loops); docs/request-path.md's layout names their new places.
-  'app/framework/ the runtime: module loader, XML config readers, container (ObjectManager;': 'xml/ and config/moduleXmlFiles named',
+  'app/framework/ the runtime: module loader, XML config readers, container (ObjectManager;':
+    'xml/ and config/moduleXmlFiles named',
   'validatePluginTargets), interception (PluginChainBuilder composes the chains': 'PluginChainBuilder is in di/ now',
   'PluginList orders, Interceptor runs them), web API (front controller, routes,': 'interception/ is the engine alone',
-  'message queue (amqp, db) and the async operations consumer, compile': 'the consumer is in webapi/, bulk/ the contracts',
+  'message queue (amqp, db) and the async operations consumer, compile':
+    'the consumer is in webapi/, bulk/ the contracts',
   'npm test -- test/modules/Catalog/products.test.ts # one file; or a folder, a quoted glob, mocha options (--grep)':
     'README.md: HTTP suites are named *.http.test.ts now (products.http.test.ts)',
   // Issue 22 split start-up into phases: docs/request-path.md's layout names the phase files.
   'app/bootstrap/ Application.ts: modules -> config -> container -> routes, one concept per file:': 'phases, in order',
-  'DeploymentConfig.ts (the only reader of process.env), createKnex.ts,': 'under loadConfiguration.ts and openResources.ts',
-  'preloadClasses.ts, validateRoutes.ts, routeTarget.ts (what a route calls),': 'under buildContainer.ts, checkRoutes.ts',
+  'DeploymentConfig.ts (the only reader of process.env), createKnex.ts,':
+    'under loadConfiguration.ts and openResources.ts',
+  'preloadClasses.ts, validateRoutes.ts, routeTarget.ts (what a route calls),':
+    'under buildContainer.ts, checkRoutes.ts',
   'HttpApp.ts (Express: /rest, /metrics, /swagger), healthEndpoint.ts (/health),': 'HttpApp.ts takes HttpAppDeps now',
   // Issue 22 named HTTP suites *.http.test.ts (docs/testing.md).
   '`<Name>.<aspect>.test.ts` for HTTP tests through the real app of one part': 'now *.http.test.ts',
@@ -74,7 +77,11 @@ describe('README and docs/: nothing of the README before issue 22 is lost', () =
   const docs = projectDocs();
   const corpus = normalize(docs.map((d) => d.text).join('\n'));
   const codeLines = new Set(
-    docs.flatMap((d) => lines(d).filter((l) => l.fence !== null).map((l) => normalize(l.text))),
+    docs.flatMap((d) =>
+      lines(d)
+        .filter((l) => l.fence !== null)
+        .map((l) => normalize(l.text)),
+    ),
   );
   const walk = walkRange(BEFORE);
 
@@ -123,7 +130,14 @@ describe('README and docs/: nothing of the README before issue 22 is lost', () =
 
   it('should name every file of the old walk in docs/request-path.md', () => {
     const named = (text: string) => [...text.matchAll(/`([\w./-]+\.(?:ts|xml))`/g)].map((m) => m[1]!);
-    const oldFiles = new Set(named(BEFORE.text.split('\n').slice(walk.from - 1, walk.to).join('\n')));
+    const oldFiles = new Set(
+      named(
+        BEFORE.text
+          .split('\n')
+          .slice(walk.from - 1, walk.to)
+          .join('\n'),
+      ),
+    );
     const now = named(readDoc('docs/request-path.md').text);
     expect(oldFiles.size).to.be.greaterThan(30);
     const missing = [...oldFiles].filter((f) => !now.some((n) => n === f || n.endsWith(`/${f}`)));
@@ -151,7 +165,10 @@ describe('README.md: an entry page', () => {
   it('should show how to install, test and start', () => {
     const code = all.filter((l) => l.fence !== null).map((l) => l.text);
     for (const command of ['npm ci', 'npm test', 'npm start']) {
-      expect(code.some((l) => l.startsWith(`${command} `)), command).to.equal(true);
+      expect(
+        code.some((l) => l.startsWith(`${command} `)),
+        command,
+      ).to.equal(true);
     }
   });
 
@@ -176,7 +193,9 @@ describe('README.md: an entry page', () => {
 
   it('should link every docs/ page', () => {
     const targets = new Set(links(readme).map((l) => resolveLink(readme, l.target).file));
-    const pages = projectDocs().map((d) => d.file).filter((f) => f !== 'README.md');
+    const pages = projectDocs()
+      .map((d) => d.file)
+      .filter((f) => f !== 'README.md');
     expect(pages.filter((p) => !targets.has(p))).to.deep.equal([]);
   });
 

@@ -60,11 +60,14 @@ describe('docs/writing-a-module.md', () => {
 
   it('should show every file of the module, and its test', () => {
     const included = new Set(all.map((b) => b.include));
-    for (const file of [...filesUnder(MODULE_DIR), 'test/guide/reminders.test.ts']) expect(included.has(file), file).to.equal(true);
+    for (const file of [...filesUnder(MODULE_DIR), 'test/guide/reminders.test.ts'])
+      expect(included.has(file), file).to.equal(true);
   });
 
   it('should list shell commands that run', async function () {
-    const commands = all.filter((b) => b.lang === 'sh').flatMap((b) => b.body.split('\n').filter((l) => l.startsWith('npm run cli -- ')));
+    const commands = all
+      .filter((b) => b.lang === 'sh')
+      .flatMap((b) => b.body.split('\n').filter((l) => l.startsWith('npm run cli -- ')));
     expect(commands.length).to.be.greaterThan(0);
     // The guide switches its module off and on: on a copy of etc/config.json, never the project's own.
     const configDir = mkdtempSync(path.join(os.tmpdir(), 'guide-config-'));
@@ -74,7 +77,10 @@ describe('docs/writing-a-module.md', () => {
       moduleConfigFile,
       moduleSources: [
         PROJECT_MODULE_SOURCES,
-        { modulesDir: path.join(PROJECT_ROOT, 'test', 'fixtures', 'guide', 'modules'), codeDir: path.join(DIST_ROOT, 'test', 'fixtures', 'guide', 'modules') },
+        {
+          modulesDir: path.join(PROJECT_ROOT, 'test', 'fixtures', 'guide', 'modules'),
+          codeDir: path.join(DIST_ROOT, 'test', 'fixtures', 'guide', 'modules'),
+        },
       ],
     });
     try {
@@ -83,7 +89,9 @@ describe('docs/writing-a-module.md', () => {
         expect(result.code, `${command}: ${result.err.join('\n')}`).to.equal(0);
         expect(result.out.join('\n'), command).to.not.equal('');
       }
-      expect((await t.cli('dev:event:list', 'dispensary_recommendation_save_after')).out.join('\n')).to.contain('acme_reminders_schedule_follow_up');
+      expect((await t.cli('dev:event:list', 'dispensary_recommendation_save_after')).out.join('\n')).to.contain(
+        'acme_reminders_schedule_follow_up',
+      );
     } finally {
       await t.stop();
       rmSync(configDir, { recursive: true, force: true });

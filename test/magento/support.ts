@@ -10,7 +10,14 @@ import { TestApp, type TestAppOptions } from '../support/testApp.js';
 export type Method = 'get' | 'post' | 'put' | 'delete';
 
 /** `_webApiCall($serviceInfo, $requestData, null, $storeCode)`: the body for POST/PUT, none for GET/DELETE. */
-export function webApiCall(t: TestApp, token: string, method: Method, resourcePath: string, requestData?: object, storeCode?: string) {
+export function webApiCall(
+  t: TestApp,
+  token: string,
+  method: Method,
+  resourcePath: string,
+  requestData?: object,
+  storeCode?: string,
+) {
   const path = storeCode ? `/rest/${storeCode}${resourcePath}` : `/rest${resourcePath}`;
   const req = request(t.http)[method](path).set('Authorization', `Bearer ${token}`).set('Accept', 'application/json');
   return requestData !== undefined && (method === 'post' || method === 'put') ? req.send(requestData) : req;

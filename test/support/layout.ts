@@ -177,10 +177,8 @@ export function layoutViolations(files: readonly string[], tree: Tree): string[]
     }
     const speaks = speaksHttp(file, tree);
     if (http && !speaks) problems.push(`${file}: named .http.test.ts but sends no HTTP request (supertest, fetch)`);
-    if (!http && speaks)
-      problems.push(`${file}: goes through HTTP (supertest, fetch) but is not named .http.test.ts`);
-    if (modules && file.split('/').length < 4)
-      problems.push(`${file}: a module's tests go in test/modules/<Module>/`);
+    if (!http && speaks) problems.push(`${file}: goes through HTTP (supertest, fetch) but is not named .http.test.ts`);
+    if (modules && file.split('/').length < 4) problems.push(`${file}: a module's tests go in test/modules/<Module>/`);
     else if (framework || !http) {
       const sources = mirroredSources(file, tree);
       if (!sources.some((source) => tree.exists(source)))

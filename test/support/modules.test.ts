@@ -16,7 +16,10 @@ import { freePort, ServerProcess } from './serverProcess.js';
 import { TestApp } from './testApp.js';
 
 /** A folder of modules a test passes itself (Fixture_Ext). */
-const FIXTURES = { modulesDir: path.join(PROJECT_ROOT, 'test', 'fixtures', 'extension', 'modules'), codeDir: path.join(DIST_ROOT, 'test', 'fixtures', 'extension', 'modules') };
+const FIXTURES = {
+  modulesDir: path.join(PROJECT_ROOT, 'test', 'fixtures', 'extension', 'modules'),
+  codeDir: path.join(DIST_ROOT, 'test', 'fixtures', 'extension', 'modules'),
+};
 const WITH_FIXTURES = [PROJECT_MODULE_SOURCES, FIXTURES];
 
 const on = (config: Record<string, boolean>) =>
@@ -40,16 +43,26 @@ describe('test/support/modules.ts: the modules a test runs with', () => {
   describe('when the test names modules', () => {
     it("should add one with true and remove one with false, over the project's", () => {
       const config = moduleConfigFor({ Acme_RecommendationNotes: true, Dispensary_AsynchronousOperations: false });
-      expect(on(config)).to.deep.equal([...PROJECT_MODULES.filter((m) => m !== 'Dispensary_AsynchronousOperations'), 'Acme_RecommendationNotes'].sort());
+      expect(on(config)).to.deep.equal(
+        [
+          ...PROJECT_MODULES.filter((m) => m !== 'Dispensary_AsynchronousOperations'),
+          'Acme_RecommendationNotes',
+        ].sort(),
+      );
       expect(moduleConfigFor({ Fixture_Ext: false }, WITH_FIXTURES).Fixture_Ext).to.equal(false);
     });
 
     it('should take exactly the modules of a list', () => {
-      expect(on(moduleConfigFor(['Dispensary_Store', 'Fixture_Ext'], WITH_FIXTURES))).to.deep.equal(['Dispensary_Store', 'Fixture_Ext']);
+      expect(on(moduleConfigFor(['Dispensary_Store', 'Fixture_Ext'], WITH_FIXTURES))).to.deep.equal([
+        'Dispensary_Store',
+        'Fixture_Ext',
+      ]);
     });
 
     it('should refuse a module that none of the folders holds, naming the folders', () => {
-      expect(() => moduleConfigFor({ Clinic_Missing: true })).to.throw(`No module Clinic_Missing in ${PROJECT_MODULE_SOURCES.modulesDir}`);
+      expect(() => moduleConfigFor({ Clinic_Missing: true })).to.throw(
+        `No module Clinic_Missing in ${PROJECT_MODULE_SOURCES.modulesDir}`,
+      );
     });
   });
 
@@ -63,9 +76,14 @@ describe('test/support/modules.ts: the modules a test runs with', () => {
       const token = await app.integrationToken({ allStores: true });
       const call = (url: string) => request(app.http).post(url).set('Authorization', `Bearer ${token}`);
       await call('/rest/all/V1/products').send({ product: { sku: 'VIT-D3', name: 'D3', price: 1 } });
-      const patient = await call('/rest/default/V1/dispensary/patient').send({ patient: { firstname: 'A', lastname: 'B', email: 'a@example.com' } });
+      const patient = await call('/rest/default/V1/dispensary/patient').send({
+        patient: { firstname: 'A', lastname: 'B', email: 'a@example.com' },
+      });
       const created = await call(`/rest/default/V1/dispensary/patient/${patient.body.patient_id}/recommendation`);
-      return (qty: number) => call(`/rest/default/V1/dispensary/recommendation/${created.body.recommendation_id}/item`).send({ recommendation: { items: [{ sku: 'VIT-D3', qty }] } });
+      return (qty: number) =>
+        call(`/rest/default/V1/dispensary/recommendation/${created.body.recommendation_id}/item`).send({
+          recommendation: { items: [{ sku: 'VIT-D3', qty }] },
+        });
     };
 
     it('should run a module of modules/ the test switches on: its plugins, extension attribute and migration', async () => {
@@ -89,7 +107,9 @@ describe('test/support/modules.ts: the modules a test runs with', () => {
       try {
         tree.module('Acme_RecommendationNotes', { sequence: ['Dispensary_Recommendation'] });
         t = await TestApp.start({ moduleSources: [PROJECT_MODULE_SOURCES, ...tree.sources()] });
-        expect(t.app.modules.find((m) => m.name === 'Acme_RecommendationNotes')?.dir).to.equal(tree.dir('Acme_RecommendationNotes'));
+        expect(t.app.modules.find((m) => m.name === 'Acme_RecommendationNotes')?.dir).to.equal(
+          tree.dir('Acme_RecommendationNotes'),
+        );
         const res = await (await itemsOf(t))(3);
         expect(res.status, JSON.stringify(res.body)).to.equal(200);
         expect(res.body).to.not.have.property('extension_attributes');
@@ -100,7 +120,9 @@ describe('test/support/modules.ts: the modules a test runs with', () => {
 
     it('should refuse modules together with a config file of the test', async () => {
       let error: unknown;
-      await TestApp.start({ modules: ['Dispensary_Store'], moduleConfigFile: '/nonexistent/config.json' }).catch((e: unknown) => (error = e));
+      await TestApp.start({ modules: ['Dispensary_Store'], moduleConfigFile: '/nonexistent/config.json' }).catch(
+        (e: unknown) => (error = e),
+      );
       expect(String(error)).to.contain('give modules or moduleConfigFile, not both');
     });
   });

@@ -32,35 +32,47 @@ export const PROJECT_MODULES: readonly string[] = [
 ];
 
 /** The project's `modules/` folder and its compiled copy. */
-export const PROJECT_MODULE_SOURCES: ModuleSources = { modulesDir: path.join(PROJECT_ROOT, 'modules'), codeDir: path.join(DIST_ROOT, 'modules') };
+export const PROJECT_MODULE_SOURCES: ModuleSources = {
+  modulesDir: path.join(PROJECT_ROOT, 'modules'),
+  codeDir: path.join(DIST_ROOT, 'modules'),
+};
 
 /**
  * The sources with the project's `modules/` passing over any module that another of the sources
  * holds too: a test that brings its own copy of a module gets that copy (not "declared twice").
  */
 export function preferOwnCopies(sources: readonly ModuleSources[]): ModuleSources[] {
-  const isProject = (source: ModuleSources) => path.resolve(source.modulesDir) === path.resolve(PROJECT_MODULE_SOURCES.modulesDir);
+  const isProject = (source: ModuleSources) =>
+    path.resolve(source.modulesDir) === path.resolve(PROJECT_MODULE_SOURCES.modulesDir);
   const own = discoverModules(sources.filter((source) => !isProject(source))).map((m) => m.name);
-  return sources.map((source) => (isProject(source) && own.length ? { ...source, exclude: [...(source.exclude ?? []), ...own] } : source));
+  return sources.map((source) =>
+    isProject(source) && own.length ? { ...source, exclude: [...(source.exclude ?? []), ...own] } : source,
+  );
 }
 
 /** `{ Name: true }` adds a module to the project's, `{ Name: false }` removes one; a list is exactly those modules. */
 export type ModuleSelection = readonly string[] | Readonly<Record<string, boolean>>;
 
 /** The `etc/config.json` map for a selection: every module the sources hold, on or off. */
-export function moduleConfigFor(selection: ModuleSelection = {}, sources: readonly ModuleSources[] = [PROJECT_MODULE_SOURCES]): Record<string, boolean> {
+export function moduleConfigFor(
+  selection: ModuleSelection = {},
+  sources: readonly ModuleSources[] = [PROJECT_MODULE_SOURCES],
+): Record<string, boolean> {
   const found = discoverModules(sources);
   const known = new Set(found.map((m) => m.name));
   const named = Array.isArray(selection) ? selection : Object.keys(selection);
   const unknown = named.filter((name) => !known.has(name));
   if (unknown.length) {
-    throw new Error(`No module ${unknown.join(', ')} in ${sources.map((s) => s.modulesDir).join(', ')} (found: ${[...known].sort().join(', ')})`);
+    throw new Error(
+      `No module ${unknown.join(', ')} in ${sources.map((s) => s.modulesDir).join(', ')} (found: ${[...known].sort().join(', ')})`,
+    );
   }
   const config: Record<string, boolean> = {};
   for (const module of found) {
     if (Array.isArray(selection)) config[module.name] = selection.includes(module.name);
     else {
-      const fromProjectFolder = path.resolve(path.dirname(path.dirname(module.dir))) === path.resolve(PROJECT_MODULE_SOURCES.modulesDir);
+      const fromProjectFolder =
+        path.resolve(path.dirname(path.dirname(module.dir))) === path.resolve(PROJECT_MODULE_SOURCES.modulesDir);
       const byDefault = fromProjectFolder ? PROJECT_MODULES.includes(module.name) : true;
       config[module.name] = (selection as Readonly<Record<string, boolean>>)[module.name] ?? byDefault;
     }

@@ -24,11 +24,23 @@ export class ServerProcess {
   }
 
   /** `modules`: other modules than the project's (test/support/modules.ts), through MODULE_CONFIG_FILE. */
-  static spawn(databaseUrl: string, port: number, env: Record<string, string> = {}, modules?: ModuleSelection): ServerProcess {
+  static spawn(
+    databaseUrl: string,
+    port: number,
+    env: Record<string, string> = {},
+    modules?: ModuleSelection,
+  ): ServerProcess {
     if (modules) env = { ...env, MODULE_CONFIG_FILE: writeModuleConfig(modules) };
     const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'dist', 'app', 'bin', 'server.js')], {
       cwd: PROJECT_ROOT,
-      env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     return new ServerProcess(child, port);
@@ -42,7 +54,8 @@ export class ServerProcess {
   async ready(timeoutMs = 30_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      if (this.child.exitCode !== null) throw new Error(`server exited with ${this.child.exitCode}: ${this.output.join('')}`);
+      if (this.child.exitCode !== null)
+        throw new Error(`server exited with ${this.child.exitCode}: ${this.output.join('')}`);
       try {
         const res = await fetch(`${this.url}/health`);
         if (res.status === 200) return;

@@ -41,7 +41,9 @@ export class TestApp {
   static async start(testOptions: TestAppOptions = {}): Promise<TestApp> {
     const { modules, ...given } = testOptions;
     if (modules && given.moduleConfigFile) throw new Error('TestApp.start: give modules or moduleConfigFile, not both');
-    const options: ApplicationOptions = given.moduleSources ? { ...given, moduleSources: preferOwnCopies(given.moduleSources) } : given;
+    const options: ApplicationOptions = given.moduleSources
+      ? { ...given, moduleSources: preferOwnCopies(given.moduleSources) }
+      : given;
     // A config.json of its own, so that a CLI command that edits it (t.cli) changes no other test's.
     const moduleConfigFile = options.moduleConfigFile ?? writeModuleConfig(modules, options.moduleSources);
     const database = await createTestDatabase();
@@ -66,7 +68,11 @@ export class TestApp {
   async cli(...argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runCli(['node', 'cli', ...argv], { out: (l) => out.push(...l.split('\n')), err: (l) => err.push(l) }, this.options);
+    const code = await runCli(
+      ['node', 'cli', ...argv],
+      { out: (l) => out.push(...l.split('\n')), err: (l) => err.push(l) },
+      this.options,
+    );
     return { code, out, err };
   }
 

@@ -47,17 +47,23 @@ export class WebhookReceiver {
         } catch {
           /* kept raw */
         }
-        const received: Received = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, verified };
+        const received: Received = {
+          method: req.method ?? '',
+          path: req.url ?? '',
+          headers: req.headers,
+          body,
+          verified,
+        };
         this.received.push(received);
         void Promise.resolve(this.answer(received)).then((answer) => {
-        if (answer.hang) return; // never answers: the caller's timeout must end it
-        const reply = () => {
-          const text = answer.raw ?? JSON.stringify(answer.json ?? { op: 'success' });
-          res.writeHead(answer.status ?? 200, { 'content-type': 'application/json' });
-          res.end(text);
-        };
-        if (answer.delayMs) setTimeout(reply, answer.delayMs);
-        else reply();
+          if (answer.hang) return; // never answers: the caller's timeout must end it
+          const reply = () => {
+            const text = answer.raw ?? JSON.stringify(answer.json ?? { op: 'success' });
+            res.writeHead(answer.status ?? 200, { 'content-type': 'application/json' });
+            res.end(text);
+          };
+          if (answer.delayMs) setTimeout(reply, answer.delayMs);
+          else reply();
         });
       });
     });

@@ -41,9 +41,12 @@ export interface BulkManagementInterface {
   scheduleBulk(bulk: BulkToSchedule): Promise<void>;
 }
 
-export const BulkManagementInterface = defineContract<BulkManagementInterface>('Framework\\Bulk\\BulkManagementInterface', {
-  scheduleBulk: { params: [{ name: 'bulk', schema: Joi.object().required() }] },
-});
+export const BulkManagementInterface = defineContract<BulkManagementInterface>(
+  'Framework\\Bulk\\BulkManagementInterface',
+  {
+    scheduleBulk: { params: [{ name: 'bulk', schema: Joi.object().required() }] },
+  },
+);
 
 export interface StoredOperation {
   readonly id: number;
@@ -77,25 +80,28 @@ export interface OperationCompletion {
   readonly message: string;
 }
 
-export const OperationManagementInterface = defineContract<OperationManagementInterface>('Framework\\Bulk\\OperationManagementInterface', {
-  load: { params: [{ name: 'operationId', schema: Joi.number().required() }] },
-  start: { params: [{ name: 'operationId', schema: Joi.number().required() }] },
-  complete: {
-    params: [
-      { name: 'operationId', schema: Joi.number().required() },
-      { name: 'result', schema: Joi.any() },
-      { name: 'message', schema: Joi.string().required() },
-    ],
+export const OperationManagementInterface = defineContract<OperationManagementInterface>(
+  'Framework\\Bulk\\OperationManagementInterface',
+  {
+    load: { params: [{ name: 'operationId', schema: Joi.number().required() }] },
+    start: { params: [{ name: 'operationId', schema: Joi.number().required() }] },
+    complete: {
+      params: [
+        { name: 'operationId', schema: Joi.number().required() },
+        { name: 'result', schema: Joi.any() },
+        { name: 'message', schema: Joi.string().required() },
+      ],
+    },
+    loadMany: { params: [{ name: 'operationIds', schema: Joi.array().items(Joi.number()).required() }] },
+    startMany: { params: [{ name: 'operationIds', schema: Joi.array().items(Joi.number()).required() }] },
+    completeMany: { params: [{ name: 'completions', schema: Joi.array().required() }] },
+    fail: {
+      params: [
+        { name: 'operationId', schema: Joi.number().required() },
+        { name: 'status', schema: Joi.number().required() },
+        { name: 'message', schema: Joi.string().required() },
+        { name: 'errorCode', schema: Joi.number().allow(null) },
+      ],
+    },
   },
-  loadMany: { params: [{ name: 'operationIds', schema: Joi.array().items(Joi.number()).required() }] },
-  startMany: { params: [{ name: 'operationIds', schema: Joi.array().items(Joi.number()).required() }] },
-  completeMany: { params: [{ name: 'completions', schema: Joi.array().required() }] },
-  fail: {
-    params: [
-      { name: 'operationId', schema: Joi.number().required() },
-      { name: 'status', schema: Joi.number().required() },
-      { name: 'message', schema: Joi.string().required() },
-      { name: 'errorCode', schema: Joi.number().allow(null) },
-    ],
-  },
-});
+);

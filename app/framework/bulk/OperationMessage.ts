@@ -21,6 +21,12 @@ export function decodeOperationMessage(body: string): OperationMessage | null {
   }
   const m = value as Partial<OperationMessage> | null;
   if (!m || typeof m !== 'object') return null;
-  if (!Number.isSafeInteger(m.operation_id) || typeof m.bulk_uuid !== 'string' || typeof m.topic_name !== 'string') return null;
-  return { operation_id: m.operation_id!, bulk_uuid: m.bulk_uuid, topic_name: m.topic_name, published_at: Number(m.published_at) || 0 };
+  if (!Number.isSafeInteger(m.operation_id) || typeof m.bulk_uuid !== 'string' || typeof m.topic_name !== 'string')
+    return null;
+  return {
+    operation_id: m.operation_id!,
+    bulk_uuid: m.bulk_uuid,
+    topic_name: m.topic_name,
+    published_at: Number(m.published_at) || 0,
+  };
 }

@@ -75,7 +75,9 @@ class ModuleFile {
 
   text(header: string): string {
     const imports = [...this.imports.values()]
-      .map(({ alias, name, from }) => `import type { ${alias === name ? name : `${name} as ${alias}`} } from '${from}';`)
+      .map(
+        ({ alias, name, from }) => `import type { ${alias === name ? name : `${name} as ${alias}`} } from '${from}';`,
+      )
       .sort();
     return [header, '', ...imports, '', ...this.body, 'export {};', ''].join('\n');
   }
@@ -95,7 +97,9 @@ export function compileDi(options: DiCompileOptions): DiCompileResult {
   const skipped = new Set<string>();
   const untyped: string[] = [];
   const frameworkExports = readFrameworkExports(options.projectRoot);
-  const eventDeclarers = modules.filter((m) => /export\s+interface\s+Events\b/.test(readIfExists(path.join(m.dir, 'Api', 'events.ts'))));
+  const eventDeclarers = modules.filter((m) =>
+    /export\s+interface\s+Events\b/.test(readIfExists(path.join(m.dir, 'Api', 'events.ts'))),
+  );
 
   const checksDir = path.join(outDir, 'di');
   rmSync(checksDir, { recursive: true, force: true });
@@ -172,7 +176,13 @@ export function compileDi(options: DiCompileOptions): DiCompileResult {
           if (!target || !pluginType) continue;
           const id = `${identifier(plugin.type)}_on_${identifier(type.name)}`;
           const pluginFile = fileOf(virtualOf(plugin.type) ?? plugin.type);
-          const read = pluginFile ? pluginMethodNames(pluginFile, (virtualOf(plugin.type) ?? plugin.type).split('\\').pop()!, options.projectRoot) : { methods: [], complete: false };
+          const read = pluginFile
+            ? pluginMethodNames(
+                pluginFile,
+                (virtualOf(plugin.type) ?? plugin.type).split('\\').pop()!,
+                options.projectRoot,
+              )
+            : { methods: [], complete: false };
           const className = plugin.type.split('\\').pop()!;
           out.body.push(`/* ${where}: plugin "${plugin.name}" (${plugin.type}) on ${type.name} */`);
           // One line per plugin method: the message names the class, the method and the target method.
@@ -187,7 +197,9 @@ export function compileDi(options: DiCompileOptions): DiCompileResult {
           if (!read.complete) {
             // Methods it inherits from a class whose source was not found: checked all at once.
             const methods = `${fw('PluginMethodsOf')}<${pluginType}>`;
-            const rest = read.methods.length ? `Omit<${methods}, ${read.methods.map((m) => `'${m.name}'`).join(' | ')}>` : methods;
+            const rest = read.methods.length
+              ? `Omit<${methods}, ${read.methods.map((m) => `'${m.name}'`).join(' | ')}>`
+              : methods;
             out.body.push(
               `/** ${className}'s other methods (a parent's source was not read): each beforeX/aroundX/afterX must fit ${type.name}::x, and x must exist. */`,
               `export type Plugin_${id} = ${fw('Satisfies')}<${fw('PluginOf')}<${target}>, ${rest}>;`,
@@ -201,7 +213,9 @@ export function compileDi(options: DiCompileOptions): DiCompileResult {
     }
 
     // events.xml: each observer against the data its event carries.
-    const events = [...eventDeclarers].map((declarer) => out.importType('Events', relative(path.join(declarer.dir, 'Api', 'events.ts')), `events:${declarer.name}`));
+    const events = [...eventDeclarers].map((declarer) =>
+      out.importType('Events', relative(path.join(declarer.dir, 'Api', 'events.ts')), `events:${declarer.name}`),
+    );
     for (const area of EVENT_AREAS) {
       const file = moduleXmlFile(module, 'events.xml', area);
       if (!file) continue;
@@ -289,7 +303,12 @@ function readFrameworkExports(projectRoot: string): Set<string> {
   const names = new Set<string>();
   for (const block of text.matchAll(/export\s+(?:type\s+)?\{([^}]*)\}/g)) {
     for (const item of block[1]!.split(',')) {
-      const name = item.trim().replace(/^type\s+/, '').split(/\s+as\s+/).pop()!.trim();
+      const name = item
+        .trim()
+        .replace(/^type\s+/, '')
+        .split(/\s+as\s+/)
+        .pop()!
+        .trim();
       if (name) names.add(name);
     }
   }

@@ -23,7 +23,8 @@ function frameworkContracts(projectRoot: string): Map<string, string> {
       const file = path.join(dir, entry);
       if (statSync(file).isDirectory()) walk(file);
       else if (file.endsWith('.ts')) {
-        for (const match of readFileSync(file, 'utf8').matchAll(/defineContract<(\w+)>\(\s*'([^']+)'/g)) names.set(match[1]!, match[2]!.replace(/\\\\/g, '\\'));
+        for (const match of readFileSync(file, 'utf8').matchAll(/defineContract<(\w+)>\(\s*'([^']+)'/g))
+          names.set(match[1]!, match[2]!.replace(/\\\\/g, '\\'));
       }
     }
   };
@@ -40,7 +41,10 @@ function tsFiles(dir: string): string[] {
   });
 }
 
-export function implementedContracts(modules: readonly ModuleDefinition[], projectRoot: string): Record<string, string[]> {
+export function implementedContracts(
+  modules: readonly ModuleDefinition[],
+  projectRoot: string,
+): Record<string, string[]> {
   const framework = frameworkContracts(projectRoot);
   /** A module file -> its Magento name, when the export named like the file is what is meant. */
   const magentoName = (file: string, exportName: string): string | undefined => {
@@ -55,7 +59,8 @@ export function implementedContracts(modules: readonly ModuleDefinition[], proje
   const resolveImport = (from: string, specifier: string, importedName: string): string | undefined => {
     if (specifier === '#framework') return framework.get(importedName);
     let file: string;
-    if (specifier.startsWith('#modules/')) file = path.join(projectRoot, 'modules', specifier.slice('#modules/'.length));
+    if (specifier.startsWith('#modules/'))
+      file = path.join(projectRoot, 'modules', specifier.slice('#modules/'.length));
     else if (specifier.startsWith('.')) file = path.resolve(path.dirname(from), specifier);
     else return undefined;
     return magentoName(file.replace(/\.js$/, '.ts'), importedName);
@@ -99,7 +104,11 @@ export function implementedContracts(modules: readonly ModuleDefinition[], proje
   for (const className of [...facts.keys()].sort()) {
     const names: string[] = [];
     const seen = new Set<string>();
-    for (let current: string | undefined = className; current && !seen.has(current); current = facts.get(current)?.extends) {
+    for (
+      let current: string | undefined = className;
+      current && !seen.has(current);
+      current = facts.get(current)?.extends
+    ) {
       seen.add(current);
       for (const name of facts.get(current)?.implements ?? []) if (!names.includes(name)) names.push(name);
     }

@@ -17,23 +17,43 @@ export interface PluginMethod {
   readonly target: string;
 }
 
-export function pluginMethodNames(file: string, className: string, projectRoot: string, seen = new Set<string>()): { methods: PluginMethod[]; complete: boolean } {
+export function pluginMethodNames(
+  file: string,
+  className: string,
+  projectRoot: string,
+  seen = new Set<string>(),
+): { methods: PluginMethod[]; complete: boolean } {
   const key = `${file}#${className}`;
   if (seen.has(key) || !existsSync(file)) return { methods: [], complete: false };
   seen.add(key);
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, false);
-  const declaration = source.statements.find((s): s is ts.ClassDeclaration => ts.isClassDeclaration(s) && s.name?.text === className);
+  const declaration = source.statements.find(
+    (s): s is ts.ClassDeclaration => ts.isClassDeclaration(s) && s.name?.text === className,
+  );
   if (!declaration) return { methods: [], complete: false };
   const methods: PluginMethod[] = [];
   for (const member of declaration.members) {
     if (!ts.isMethodDeclaration(member) || !ts.isIdentifier(member.name)) continue;
     const modifiers = ts.getModifiers(member) ?? [];
-    if (modifiers.some((m) => m.kind === ts.SyntaxKind.PrivateKeyword || m.kind === ts.SyntaxKind.ProtectedKeyword || m.kind === ts.SyntaxKind.StaticKeyword)) continue;
+    if (
+      modifiers.some(
+        (m) =>
+          m.kind === ts.SyntaxKind.PrivateKeyword ||
+          m.kind === ts.SyntaxKind.ProtectedKeyword ||
+          m.kind === ts.SyntaxKind.StaticKeyword,
+      )
+    )
+      continue;
     const match = PLUGIN_METHOD.exec(member.name.text);
     if (!match) continue;
-    methods.push({ name: member.name.text, kind: match[1] as PluginMethod['kind'], target: match[2]!.charAt(0).toLowerCase() + match[2]!.slice(1) });
+    methods.push({
+      name: member.name.text,
+      kind: match[1] as PluginMethod['kind'],
+      target: match[2]!.charAt(0).toLowerCase() + match[2]!.slice(1),
+    });
   }
-  const parent = declaration.heritageClauses?.find((c) => c.token === ts.SyntaxKind.ExtendsKeyword)?.types[0]?.expression;
+  const parent = declaration.heritageClauses?.find((c) => c.token === ts.SyntaxKind.ExtendsKeyword)?.types[0]
+    ?.expression;
   if (!parent) return { methods, complete: true };
   if (!ts.isIdentifier(parent)) return { methods, complete: false };
   // The parent: a class of the same file, or an import by relative path or `#modules/...`.
@@ -42,10 +62,12 @@ export function pluginMethodNames(file: string, className: string, projectRoot: 
   for (const statement of source.statements) {
     if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
     const bindings = statement.importClause?.namedBindings;
-    const element = bindings && ts.isNamedImports(bindings) ? bindings.elements.find((e) => e.name.text === parent.text) : undefined;
+    const element =
+      bindings && ts.isNamedImports(bindings) ? bindings.elements.find((e) => e.name.text === parent.text) : undefined;
     if (!element) continue;
     const specifier = statement.moduleSpecifier.text;
-    if (specifier.startsWith('#modules/')) parentFile = path.join(projectRoot, 'modules', specifier.slice('#modules/'.length));
+    if (specifier.startsWith('#modules/'))
+      parentFile = path.join(projectRoot, 'modules', specifier.slice('#modules/'.length));
     else if (specifier.startsWith('.')) parentFile = path.resolve(path.dirname(file), specifier);
     else return { methods, complete: false };
     parentFile = parentFile.replace(/\.js$/, '.ts');

@@ -19,7 +19,12 @@ export function readAclConfig(modules: readonly ModuleDefinition[]): Map<string,
       for (const list of acl.children) {
         checkElement(list, { children: ['resource'] }, file, 'resources');
         const walk = (element: XmlElement, parent: string | null): void => {
-          checkElement(element, { required: ['id'], optional: ['title', 'sortOrder', 'translate', 'disabled'], children: ['resource'] }, file, 'resource');
+          checkElement(
+            element,
+            { required: ['id'], optional: ['title', 'sortOrder', 'translate', 'disabled'], children: ['resource'] },
+            file,
+            'resource',
+          );
           const id = element.attrs.id!;
           const existing = resources.get(id);
           resources.set(id, {

@@ -87,11 +87,21 @@ export function mergeDiFile(config: DiConfig, root: XmlElement, file: string): v
       checkElement(element, { required: ['for', 'type'] }, file, 'preference');
       config.preferences.set(element.attrs.for!, { type: element.attrs.type!, file });
     } else if (element.name === 'type') {
-      checkElement(element, { required: ['name'], optional: ['shared'], children: ['arguments', 'plugin'] }, file, 'type');
+      checkElement(
+        element,
+        { required: ['name'], optional: ['shared'], children: ['arguments', 'plugin'] },
+        file,
+        'type',
+      );
       const type = config.typeConfig(element.attrs.name!, file);
       mergeTypeBody(config, type, element, file);
     } else {
-      checkElement(element, { required: ['name', 'type'], optional: ['shared'], children: ['arguments', 'plugin'] }, file, 'virtualType');
+      checkElement(
+        element,
+        { required: ['name', 'type'], optional: ['shared'], children: ['arguments', 'plugin'] },
+        file,
+        'virtualType',
+      );
       const type = config.typeConfig(element.attrs.name!, file);
       type.virtualOf = element.attrs.type!;
       mergeTypeBody(config, type, element, file);
@@ -106,9 +116,17 @@ function mergeTypeBody(config: DiConfig, type: TypeConfig, element: XmlElement, 
     if (child.name === 'arguments') {
       checkElement(child, { children: ['argument'] }, file, 'arguments');
       for (const argument of child.children) {
-        checkElement(argument, { required: ['name', 'xsi:type'], optional: ['shared', 'translate'], children: ['item'], text: true }, file, 'argument');
+        checkElement(
+          argument,
+          { required: ['name', 'xsi:type'], optional: ['shared', 'translate'], children: ['item'], text: true },
+          file,
+          'argument',
+        );
         const name = argument.attrs.name!;
-        type.arguments.set(name, mergeArgument(type.arguments.get(name), readArgument(argument, file, `${type.name} argument "${name}"`)));
+        type.arguments.set(
+          name,
+          mergeArgument(type.arguments.get(name), readArgument(argument, file, `${type.name} argument "${name}"`)),
+        );
       }
     } else {
       checkElement(child, { required: ['name'], optional: ['type', 'sortOrder', 'disabled'] }, file, 'plugin');
@@ -123,7 +141,9 @@ function mergeTypeBody(config: DiConfig, type: TypeConfig, element: XmlElement, 
       if (child.attrs.sortOrder !== undefined) {
         const sortOrder = Number(child.attrs.sortOrder);
         if (!Number.isInteger(sortOrder)) {
-          throw new ConfigError(`${file}: sortOrder of plugin "${name}" must be an integer, not "${child.attrs.sortOrder}"`);
+          throw new ConfigError(
+            `${file}: sortOrder of plugin "${name}" must be an integer, not "${child.attrs.sortOrder}"`,
+          );
         }
         plugin.sortOrder = sortOrder;
       }
@@ -137,7 +157,8 @@ function readArgument(element: XmlElement, file: string, what: string): Argument
   const type = element.attrs['xsi:type'];
   const text = element.text;
   const noItems = () => {
-    if (element.children.length) throw new ConfigError(`${file}: ${what} of xsi:type "${type}" cannot have <item> children`);
+    if (element.children.length)
+      throw new ConfigError(`${file}: ${what} of xsi:type "${type}" cannot have <item> children`);
   };
   switch (type) {
     case 'string':
@@ -167,7 +188,9 @@ function readArgument(element: XmlElement, file: string, what: string): Argument
     case 'const':
       noItems();
       if (!/^\\?[A-Za-z_]\w*(\\[A-Za-z_]\w*){2,}::[A-Za-z_$][\w$]*$/.test(text)) {
-        throw new ConfigError(`${file}: ${what} of xsi:type "const" must read Vendor\\Module\\Path\\Name::CONSTANT, not "${text}"`);
+        throw new ConfigError(
+          `${file}: ${what} of xsi:type "const" must read Vendor\\Module\\Path\\Name::CONSTANT, not "${text}"`,
+        );
       }
       return { kind: 'const', ref: text, file };
     case 'init_parameter':
@@ -178,14 +201,26 @@ function readArgument(element: XmlElement, file: string, what: string): Argument
       if (text) throw new ConfigError(`${file}: ${what} of xsi:type "array" takes <item> children, not text`);
       const items = new Map<string, ArgumentValue>();
       for (const item of element.children) {
-        checkElement(item, { required: ['name', 'xsi:type'], optional: ['shared', 'translate', 'sortOrder'], children: ['item'], text: true }, file, 'item');
+        checkElement(
+          item,
+          {
+            required: ['name', 'xsi:type'],
+            optional: ['shared', 'translate', 'sortOrder'],
+            children: ['item'],
+            text: true,
+          },
+          file,
+          'item',
+        );
         const name = item.attrs.name!;
         items.set(name, mergeArgument(items.get(name), readArgument(item, file, `${what} item "${name}"`)));
       }
       return { kind: 'array', items };
     }
     default:
-      throw new ConfigError(`${file}: ${what} has an unknown xsi:type "${type}" (string, number, boolean, null, object, array, const or init_parameter)`);
+      throw new ConfigError(
+        `${file}: ${what} has an unknown xsi:type "${type}" (string, number, boolean, null, object, array, const or init_parameter)`,
+      );
   }
 }
 

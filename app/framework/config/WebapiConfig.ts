@@ -38,13 +38,25 @@ export function readWebapiConfig(modules: readonly ModuleDefinition[]): RouteDef
   for (const { module, file, root } of readModuleXmlFiles(modules, 'webapi.xml', { root: 'routes' })) {
     checkElement(root, { children: ['route'] }, file, 'routes');
     for (const element of root.children) {
-      checkElement(element, { required: ['url', 'method'], optional: ['secure', 'soapOperation', 'scope'], children: ['service', 'resources', 'data'] }, file, 'route');
+      checkElement(
+        element,
+        {
+          required: ['url', 'method'],
+          optional: ['secure', 'soapOperation', 'scope'],
+          children: ['service', 'resources', 'data'],
+        },
+        file,
+        'route',
+      );
       const url = element.attrs.url!;
       const method = element.attrs.method!.toUpperCase() as HttpMethod;
-      if (!HTTP_METHODS.includes(method)) throw new ConfigError(`${file}: route ${url} has an unknown method "${element.attrs.method}"`);
-      if (!/^\/V\d+\//.test(url)) throw new ConfigError(`${file}: route url "${url}" must start with a version segment such as /V1/`);
+      if (!HTTP_METHODS.includes(method))
+        throw new ConfigError(`${file}: route ${url} has an unknown method "${element.attrs.method}"`);
+      if (!/^\/V\d+\//.test(url))
+        throw new ConfigError(`${file}: route url "${url}" must start with a version segment such as /V1/`);
       const scope = element.attrs.scope;
-      if (scope !== undefined && scope !== 'global') throw new ConfigError(`${file}: route ${method} ${url} has an unknown scope "${scope}" (only "global")`);
+      if (scope !== undefined && scope !== 'global')
+        throw new ConfigError(`${file}: route ${method} ${url} has an unknown scope "${scope}" (only "global")`);
       const services = element.children.filter((c) => c.name === 'service');
       if (services.length !== 1) throw new ConfigError(`${file}: route ${method} ${url} needs exactly one <service>`);
       const service = services[0]!;
@@ -70,7 +82,10 @@ export function readWebapiConfig(modules: readonly ModuleDefinition[]): RouteDef
           }
         }
       }
-      if (resources.length === 0) throw new ConfigError(`${file}: route ${method} ${url} needs <resources> (use <resource ref="anonymous"/> for a public route)`);
+      if (resources.length === 0)
+        throw new ConfigError(
+          `${file}: route ${method} ${url} needs <resources> (use <resource ref="anonymous"/> for a public route)`,
+        );
       routes.set(`${method} ${url}`, {
         url,
         method,

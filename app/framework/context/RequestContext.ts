@@ -44,7 +44,11 @@ export interface RequestContextData {
 }
 
 /** A request's context, as guest; the client address is worked out on first use (only the admin login asks). */
-export function newRequestContext(requestId: string, store: Store, clientAddress: () => string | undefined): RequestContextData {
+export function newRequestContext(
+  requestId: string,
+  store: Store,
+  clientAddress: () => string | undefined,
+): RequestContextData {
   let address: { value: string | undefined } | undefined;
   return {
     requestId,

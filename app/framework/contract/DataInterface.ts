@@ -16,8 +16,15 @@ export interface DataInterface<T = unknown> {
   readonly __type?: T;
 }
 
-export function defineDataInterface<T>(name: string, options: { nested?: Partial<Record<keyof T & string, string>> } = {}): DataInterface<T> {
-  return Object.freeze({ kind: 'data' as const, name, nested: Object.freeze({ ...(options.nested ?? {}) }) as Record<string, string> });
+export function defineDataInterface<T>(
+  name: string,
+  options: { nested?: Partial<Record<keyof T & string, string>> } = {},
+): DataInterface<T> {
+  return Object.freeze({
+    kind: 'data' as const,
+    name,
+    nested: Object.freeze({ ...(options.nested ?? {}) }) as Record<string, string>,
+  });
 }
 
 export function isDataInterface(value: unknown): value is DataInterface {

@@ -26,7 +26,8 @@ export class DatabaseHealth {
 
   /** Looks at every error a request ends with; remembers a storage failure. */
   observe(error: unknown): void {
-    this.reason = storageFailure((error as { cause?: unknown })?.cause ?? error) ?? storageFailure(error) ?? this.reason;
+    this.reason =
+      storageFailure((error as { cause?: unknown })?.cause ?? error) ?? storageFailure(error) ?? this.reason;
   }
 
   writeSucceeded(): void {

@@ -22,7 +22,10 @@ export async function appliedMigrationNames(knex: Knex): Promise<string[]> {
 /** migration name -> module, as recorded. */
 export async function readMigrationOwners(knex: Knex): Promise<Map<string, string>> {
   if (!(await knex.schema.hasTable(MIGRATION_OWNER_TABLE))) return new Map();
-  const rows = (await knex(MIGRATION_OWNER_TABLE).select('migration', 'module')) as { migration: string; module: string }[];
+  const rows = (await knex(MIGRATION_OWNER_TABLE).select('migration', 'module')) as {
+    migration: string;
+    module: string;
+  }[];
   return new Map(rows.map((row) => [row.migration, row.module]));
 }
 
@@ -40,7 +43,9 @@ export async function recordMigrationOwners(knex: Knex, owners: ReadonlyMap<stri
     }
   }
   const recorded = await readMigrationOwners(knex);
-  const missing = [...owners].filter(([migration]) => !recorded.has(migration)).map(([migration, module]) => ({ migration, module }));
+  const missing = [...owners]
+    .filter(([migration]) => !recorded.has(migration))
+    .map(([migration, module]) => ({ migration, module }));
   if (missing.length) await knex(MIGRATION_OWNER_TABLE).insert(missing).onConflict('migration').ignore();
 }
 

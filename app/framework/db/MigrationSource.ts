@@ -45,14 +45,22 @@ export interface MigrationSourceOptions {
 }
 
 /** The migrations in a module's `migrations/` folder. */
-export function moduleMigrationFiles(module: ModuleDefinition, extensions: readonly string[] = ['.js', '.mjs']): ModuleMigration[] {
+export function moduleMigrationFiles(
+  module: ModuleDefinition,
+  extensions: readonly string[] = ['.js', '.mjs'],
+): ModuleMigration[] {
   const dir = path.join(module.codeDir, 'migrations');
   if (!existsSync(dir)) return [];
   const found: ModuleMigration[] = [];
   for (const entry of readdirSync(dir)) {
     const extension = extensions.find((candidate) => entry.endsWith(candidate));
     if (!extension || entry.endsWith('.d.ts')) continue;
-    found.push({ name: entry.slice(0, -extension.length), module: module.name, file: path.join(dir, entry), state: 'enabled' });
+    found.push({
+      name: entry.slice(0, -extension.length),
+      module: module.name,
+      file: path.join(dir, entry),
+      state: 'enabled',
+    });
   }
   return found.sort(byName);
 }
@@ -73,7 +81,10 @@ export class ModuleMigrationSource implements Knex.MigrationSource<ModuleMigrati
     for (const module of modules) {
       for (const migration of moduleMigrationFiles(module, extensions)) {
         const other = byNameMap.get(migration.name);
-        if (other) throw new ConfigError(`Migration name "${migration.name}" is used by both ${other.module} and ${module.name}`);
+        if (other)
+          throw new ConfigError(
+            `Migration name "${migration.name}" is used by both ${other.module} and ${module.name}`,
+          );
         byNameMap.set(migration.name, migration);
       }
     }
@@ -106,7 +117,8 @@ export class ModuleMigrationSource implements Knex.MigrationSource<ModuleMigrati
     if (missing.length === 0) return [];
     const owners = await readMigrationOwners(this.knex);
     return missing.map(
-      (name): ModuleMigration => this.disabledFiles.get(name) ?? { name, module: owners.get(name) ?? UNKNOWN_MODULE, state: 'absent' },
+      (name): ModuleMigration =>
+        this.disabledFiles.get(name) ?? { name, module: owners.get(name) ?? UNKNOWN_MODULE, state: 'absent' },
     );
   }
 

@@ -51,13 +51,25 @@ class RollbackSource extends ModuleMigrationSource {
 }
 
 /** The module's applied migrations, oldest first. */
-export async function appliedModuleMigrations(knex: Knex, module: ModuleDefinition, extensions?: readonly string[]): Promise<string[]> {
+export async function appliedModuleMigrations(
+  knex: Knex,
+  module: ModuleDefinition,
+  extensions?: readonly string[],
+): Promise<string[]> {
   const applied = new Set(await appliedMigrationNames(knex));
-  return new ModuleMigrationSource([module], { extensions }).list().map((migration) => migration.name).filter((name) => applied.has(name));
+  return new ModuleMigrationSource([module], { extensions })
+    .list()
+    .map((migration) => migration.name)
+    .filter((name) => applied.has(name));
 }
 
 /** Rolls back every applied migration of `module`, newest first; answers their names in that order. */
-export async function rollBackModule(knex: Knex, dialect: Dialect, module: ModuleDefinition, extensions?: readonly string[]): Promise<string[]> {
+export async function rollBackModule(
+  knex: Knex,
+  dialect: Dialect,
+  module: ModuleDefinition,
+  extensions?: readonly string[],
+): Promise<string[]> {
   const before = await appliedModuleMigrations(knex, module, extensions);
   if (before.length === 0) return [];
   // Only this module's migrations are listed: knex would otherwise call the others "missing".
@@ -79,6 +91,13 @@ export async function rollBackModule(knex: Knex, dialect: Dialect, module: Modul
     const after = await appliedModuleMigrations(knex, module, extensions);
     const rolledBack = before.filter((name) => !after.includes(name)).reverse();
     if (!transactional) await forgetMigrationOwners(knex, rolledBack);
-    throw new ModuleRollbackError(module.name, source.running ?? after[after.length - 1] ?? module.name, rolledBack, after, error, transactional && rolledBack.length === 0);
+    throw new ModuleRollbackError(
+      module.name,
+      source.running ?? after[after.length - 1] ?? module.name,
+      rolledBack,
+      after,
+      error,
+      transactional && rolledBack.length === 0,
+    );
   }
 }

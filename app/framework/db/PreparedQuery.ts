@@ -64,7 +64,8 @@ export class PreparedQuery<V, R> {
       method: string;
       bindings: readonly unknown[];
     };
-    if (native.sql.includes(MARK)) throw new Error(`A prepared query placed a run-time value where knex writes it into the SQL: ${native.sql}`);
+    if (native.sql.includes(MARK))
+      throw new Error(`A prepared query placed a run-time value where knex writes it into the SQL: ${native.sql}`);
     if (!['select', 'first', 'insert', 'update', 'del'].includes(native.method)) {
       throw new Error(`A prepared query must select, insert, update or delete; knex says "${native.method}"`);
     }
@@ -76,13 +77,15 @@ export class PreparedQuery<V, R> {
         const read = readers[index]!;
         return (input) => {
           const value = read(input);
-          if (value === undefined) throw new Error(`A prepared query was run without a value for placeholder ${index}: ${native.sql}`);
+          if (value === undefined)
+            throw new Error(`A prepared query was run without a value for placeholder ${index}: ${native.sql}`);
           return value;
         };
       }
       return () => binding;
     });
-    if (used.size !== readers.length) throw new Error(`A prepared query's run-time value was not bound by knex: ${native.sql}`);
+    if (used.size !== readers.length)
+      throw new Error(`A prepared query's run-time value was not bound by knex: ${native.sql}`);
     const client = knex.client as unknown as { positionBindings(sql: string): string };
     return {
       sql: native.sql,

@@ -16,9 +16,13 @@ export class SqliteConnectionTransaction {
   private readonly bound: Knex;
 
   constructor(private readonly knex: Knex) {
-    const client = Object.create(knex.client) as Knex.Client & { acquireConnection(): Promise<unknown>; releaseConnection(conn: unknown): Promise<void> };
+    const client = Object.create(knex.client) as Knex.Client & {
+      acquireConnection(): Promise<unknown>;
+      releaseConnection(conn: unknown): Promise<void>;
+    };
     client.acquireConnection = () => {
-      if (this.held === undefined) return Promise.reject(new Error('The unit of work has ended: its connection is no longer held'));
+      if (this.held === undefined)
+        return Promise.reject(new Error('The unit of work has ended: its connection is no longer held'));
       return Promise.resolve(this.held);
     };
     client.releaseConnection = () => Promise.resolve();

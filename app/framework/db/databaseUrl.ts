@@ -4,7 +4,13 @@
  */
 import pg from 'pg';
 import type { DatabaseSettings } from './DatabaseSettings.js';
-import { DEFAULT_DATABASE_TIMEOUTS, mysqlAfterCreate, pgAfterCreate, pgTimeoutOptions, type DatabaseTimeouts } from './queryTimeouts.js';
+import {
+  DEFAULT_DATABASE_TIMEOUTS,
+  mysqlAfterCreate,
+  pgAfterCreate,
+  pgTimeoutOptions,
+  type DatabaseTimeouts,
+} from './queryTimeouts.js';
 import { cachePreparedStatements, type SqliteConnection } from './sqliteStatementCache.js';
 
 const PG_TIMESTAMP = 1114;
@@ -29,7 +35,10 @@ function unicodeLower(conn: SqliteConnection): void {
 }
 
 /** `timeouts` bound each wait on a server database (queryTimeouts.ts); SQLite, a local file, has none. */
-export function parseDatabaseUrl(url: string, timeouts: DatabaseTimeouts = DEFAULT_DATABASE_TIMEOUTS): DatabaseSettings {
+export function parseDatabaseUrl(
+  url: string,
+  timeouts: DatabaseTimeouts = DEFAULT_DATABASE_TIMEOUTS,
+): DatabaseSettings {
   if (url.startsWith('sqlite:')) {
     const filename = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '') || ':memory:';
     return {

@@ -10,7 +10,13 @@
  */
 export type { DatabaseSettings, Dialect } from './DatabaseSettings.js';
 export { parseDatabaseUrl, redactUrl } from './databaseUrl.js';
-export { isRetryableConflict, isUnavailable, isUniqueViolation, storageFailure, type StorageFailure } from './driverErrors.js';
+export {
+  isRetryableConflict,
+  isUnavailable,
+  isUniqueViolation,
+  storageFailure,
+  type StorageFailure,
+} from './driverErrors.js';
 export { binaryCollation, comparesPadded, concatSql, hasRowLocks, likeEscapeClause } from './dialectSql.js';
 export { nowTimestamp } from './timestamps.js';
 export { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from './queryTimeouts.js';

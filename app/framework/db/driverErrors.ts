@@ -77,9 +77,17 @@ export function storageFailure(error: unknown): StorageFailure | null {
   const code = String(e.code ?? '');
   if (code === 'SQLITE_FULL' || e.errno === 1114 || e.errno === 1021 || code === '53100') return 'disk full';
   // 1290: --read-only; 1792: a read-only transaction; 1036: a table opened read-only.
-  if (code.startsWith('SQLITE_READONLY') || e.errno === 1290 || e.errno === 1792 || e.errno === 1036 || code === '25006') return 'read-only';
+  if (
+    code.startsWith('SQLITE_READONLY') ||
+    e.errno === 1290 ||
+    e.errno === 1792 ||
+    e.errno === 1036 ||
+    code === '25006'
+  )
+    return 'read-only';
   if (code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_CANTOPEN') || code === '58030') return 'I/O error';
-  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB' || code === 'XX001' || code === 'XX002') return 'corrupt';
+  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB' || code === 'XX001' || code === 'XX002')
+    return 'corrupt';
   return null;
 }
 

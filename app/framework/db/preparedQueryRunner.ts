@@ -35,7 +35,10 @@ export function preparedQueryRunner(knex: Knex, dialect: Dialect): PreparedQuery
       };
     }
     case 'postgres':
-      return { run: async (compiled, values, transaction) => readRawResult('postgres', compiled.method, await runNamedOnPostgres(transaction ?? knex, compiled, values)) };
+      return {
+        run: async (compiled, values, transaction) =>
+          readRawResult('postgres', compiled.method, await runNamedOnPostgres(transaction ?? knex, compiled, values)),
+      };
     default:
       return { run: throughRaw };
   }
@@ -49,7 +52,11 @@ function readRawResult(dialect: Dialect, method: QueryMethod, raw: unknown): unk
   }
   if (dialect === 'mysql') {
     const [rows] = raw as [unknown];
-    return method === 'select' ? rows : method === 'first' ? (rows as unknown[])[0] : (rows as { affectedRows: number }).affectedRows;
+    return method === 'select'
+      ? rows
+      : method === 'first'
+        ? (rows as unknown[])[0]
+        : (rows as { affectedRows: number }).affectedRows;
   }
   // SQLite through knex: rows, or better-sqlite3's run result.
   return method === 'select' ? raw : method === 'first' ? (raw as unknown[])[0] : (raw as { changes: number }).changes;
@@ -64,9 +71,16 @@ const statementNames = new Map<string, string>();
 
 async function runNamedOnPostgres(db: Knex, compiled: CompiledStatement, values: unknown[]): Promise<unknown> {
   let name = statementNames.get(compiled.nativeSql);
-  if (!name) statementNames.set(compiled.nativeSql, (name = `pq_${createHash('sha256').update(compiled.nativeSql).digest('hex').slice(0, 40)}`));
+  if (!name)
+    statementNames.set(
+      compiled.nativeSql,
+      (name = `pq_${createHash('sha256').update(compiled.nativeSql).digest('hex').slice(0, 40)}`),
+    );
   // A transaction's knex answers its own connection here (and releases nothing); the root knex lends one from the pool.
-  const client = db.client as unknown as { acquireConnection(): Promise<PgConnection>; releaseConnection(conn: PgConnection): Promise<unknown> };
+  const client = db.client as unknown as {
+    acquireConnection(): Promise<PgConnection>;
+    releaseConnection(conn: PgConnection): Promise<unknown>;
+  };
   const conn = await client.acquireConnection();
   try {
     return await conn.query({ name, text: compiled.nativeSql, values });

@@ -70,7 +70,9 @@ export function pgTimeoutOptions(timeouts: DatabaseTimeouts): Record<string, unk
     connectionTimeoutMillis: timeouts.connectMs,
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
-    ...(timeouts.statementMs > 0 ? { statement_timeout: timeouts.statementMs, query_timeout: timeouts.statementMs + CLIENT_GRACE_MS } : {}),
+    ...(timeouts.statementMs > 0
+      ? { statement_timeout: timeouts.statementMs, query_timeout: timeouts.statementMs + CLIENT_GRACE_MS }
+      : {}),
   };
 }
 
@@ -122,7 +124,8 @@ export function mysqlAfterCreate(timeouts: DatabaseTimeouts): NonNullable<Knex.P
             const [first, ...rest] = args;
             if (typeof first === 'string') return [{ sql: first, timeout: clientMs }, ...rest];
             // knex passes a plain object; anything else (a driver's own command object) is left alone.
-            if (first?.constructor === Object && (first as { timeout?: number }).timeout === undefined) return [{ ...first, timeout: clientMs }, ...rest];
+            if (first?.constructor === Object && (first as { timeout?: number }).timeout === undefined)
+              return [{ ...first, timeout: clientMs }, ...rest];
             return args;
           },
         );

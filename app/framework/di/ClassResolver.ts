@@ -56,15 +56,19 @@ export class ClassResolver {
     let value: unknown;
     if (this.builtins.has(className)) {
       const owner = this.builtins.get(className) as Record<string, unknown> | undefined;
-      if (owner === undefined || !(constant in Object(owner))) throw new ConfigError(`${where}: constant ${ref} does not resolve: ${className} has no "${constant}"`);
+      if (owner === undefined || !(constant in Object(owner)))
+        throw new ConfigError(`${where}: constant ${ref} does not resolve: ${className} has no "${constant}"`);
       value = owner[constant];
     } else {
       const { exports, file } = await this.importFile(className, where);
       const owner = exports[className.split('\\').pop()!] as Record<string, unknown> | undefined;
       if (constant in exports) value = exports[constant];
-      else if (owner !== undefined && (typeof owner === 'function' || typeof owner === 'object') && constant in owner) value = owner[constant];
+      else if (owner !== undefined && (typeof owner === 'function' || typeof owner === 'object') && constant in owner)
+        value = owner[constant];
       else {
-        throw new ConfigError(`${where}: constant ${ref} does not resolve: ${path.relative(process.cwd(), file)} exports no "${constant}" and its class has no static "${constant}"`);
+        throw new ConfigError(
+          `${where}: constant ${ref} does not resolve: ${path.relative(process.cwd(), file)} exports no "${constant}" and its class has no static "${constant}"`,
+        );
       }
     }
     this.constants.set(ref, value);
@@ -88,7 +92,9 @@ export class ClassResolver {
     const { exports, file } = await this.importFile(name, where);
     const exportName = name.split('\\').pop()!;
     if (!(exportName in exports)) {
-      throw new ConfigError(`${where}: class ${name} does not resolve: ${path.relative(process.cwd(), file)} has no export "${exportName}"`);
+      throw new ConfigError(
+        `${where}: class ${name} does not resolve: ${path.relative(process.cwd(), file)} has no export "${exportName}"`,
+      );
     }
     return exports[exportName];
   }
@@ -105,7 +111,9 @@ export class ClassResolver {
     }
     const file = path.join(module.codeDir, ...rest) + '.js';
     if (!existsSync(file)) {
-      throw new ConfigError(`${where}: class ${name} does not resolve: no file ${path.relative(process.cwd(), file)} (was the project built?)`);
+      throw new ConfigError(
+        `${where}: class ${name} does not resolve: no file ${path.relative(process.cwd(), file)} (was the project built?)`,
+      );
     }
     return { exports: (await import(pathToFileURL(file).href)) as Record<string, unknown>, file };
   }

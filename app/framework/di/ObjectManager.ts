@@ -78,7 +78,10 @@ export class ObjectManager {
     const name = serviceName(id);
     if (!this.container.isBound(name)) {
       const value = this.resolver.has(name) ? this.resolver.get(name) : undefined;
-      if (isContract(value)) throw new ConfigError(`No class serves the contract ${name}: declare a <preference for="${name}" type="..."/> in a di.xml`);
+      if (isContract(value))
+        throw new ConfigError(
+          `No class serves the contract ${name}: declare a <preference for="${name}" type="..."/> in a di.xml`,
+        );
       throw new ConfigError(`Unknown type ${name}`);
     }
     return this.container.get<T>(name);
@@ -140,14 +143,18 @@ export class ObjectManager {
       const chain = [name];
       let real = typeConfig.virtualOf;
       while (this.config.types.get(real)?.virtualOf) {
-        if (chain.includes(real)) throw new ConfigError(`${typeConfig.files[0]}: virtualType cycle: ${[real, ...chain].join(' -> ')}`);
+        if (chain.includes(real))
+          throw new ConfigError(`${typeConfig.files[0]}: virtualType cycle: ${[real, ...chain].join(' -> ')}`);
         chain.unshift(real);
         real = this.config.types.get(real)!.virtualOf!;
       }
       this.bindName(real);
       const realName = this.concreteName(real);
       const realClass = this.resolver.has(realName) ? this.resolver.get(realName) : undefined;
-      if (!isClass(realClass)) throw new ConfigError(`${typeConfig.files[0]}: virtualType ${name} varies ${typeConfig.virtualOf}, which is not a class`);
+      if (!isClass(realClass))
+        throw new ConfigError(
+          `${typeConfig.files[0]}: virtualType ${name} varies ${typeConfig.virtualOf}, which is not a class`,
+        );
       this.bindClass(name, realClass, [realName, ...chain]);
       return;
     }
@@ -166,7 +173,8 @@ export class ObjectManager {
     // A subclass and a virtual type inherit their parents' arguments, arrays merging item by item.
     const args = new Map<string, ArgumentValue>();
     for (const typeName of argumentNames) {
-      for (const [key, value] of this.config.types.get(typeName)?.arguments ?? []) args.set(key, mergeArgument(args.get(key), value));
+      for (const [key, value] of this.config.types.get(typeName)?.arguments ?? [])
+        args.set(key, mergeArgument(args.get(key), value));
     }
     const concrete = this.intercept(name, cls, configNames);
     const recipes = this.recipes(name, cls, args);
@@ -181,7 +189,11 @@ export class ObjectManager {
 
   private superclassNames(cls: Newable): string[] {
     const names: string[] = [];
-    for (let parent = Object.getPrototypeOf(cls); parent && parent !== Function.prototype; parent = Object.getPrototypeOf(parent)) {
+    for (
+      let parent = Object.getPrototypeOf(cls);
+      parent && parent !== Function.prototype;
+      parent = Object.getPrototypeOf(parent)
+    ) {
       const parentName = this.resolver.nameOf(parent);
       if (parentName) names.unshift(parentName);
     }
@@ -194,7 +206,9 @@ export class ObjectManager {
     for (const key of args.keys()) {
       if (!params.some((p) => p.name === key)) {
         const files = this.config.types.get(name)?.files.join(', ') ?? 'di.xml';
-        throw new ConfigError(`${files}: argument "${key}" of ${name} matches no constructor parameter (${params.map((p) => p.name).join(', ') || 'none'})`);
+        throw new ConfigError(
+          `${files}: argument "${key}" of ${name} matches no constructor parameter (${params.map((p) => p.name).join(', ') || 'none'})`,
+        );
       }
     }
     return params.map((param, index): Recipe => {
@@ -206,7 +220,9 @@ export class ObjectManager {
         return injection.optional ? (ctx) => ctx.get(id as string, { optional: true }) : (ctx) => ctx.get(id as string);
       }
       if (!param.hasDefault) {
-        throw new ConfigError(`${name}: constructor parameter "${param.name ?? index}" has neither @inject(...) nor a di.xml <argument>`);
+        throw new ConfigError(
+          `${name}: constructor parameter "${param.name ?? index}" has neither @inject(...) nor a di.xml <argument>`,
+        );
       }
       return () => undefined;
     });
@@ -224,7 +240,9 @@ export class ObjectManager {
       }
       case 'init_parameter': {
         const key = value.ref.includes('::') ? this.resolver.constant(value.ref) : value.ref;
-        const deployment = (this.container.isBound(DEPLOYMENT_CONFIG) ? this.container.get(DEPLOYMENT_CONFIG) : {}) as Record<string, unknown>;
+        const deployment = (
+          this.container.isBound(DEPLOYMENT_CONFIG) ? this.container.get(DEPLOYMENT_CONFIG) : {}
+        ) as Record<string, unknown>;
         if (typeof key !== 'string' || !Object.prototype.hasOwnProperty.call(deployment, key)) {
           throw new ConfigError(
             `${value.file}: init_parameter "${String(key)}" of ${typeName} is not a deployment setting (${Object.keys(deployment).sort().join(', ')})`,

@@ -41,7 +41,8 @@ export class PluginChainBuilder {
 
   entry(declaration: PluginDeclaration): PluginEntry {
     const files = declaration.files.join(', ');
-    if (!declaration.type) throw new ConfigError(`${files}: plugin "${declaration.name}" on ${declaration.target} has no type`);
+    if (!declaration.type)
+      throw new ConfigError(`${files}: plugin "${declaration.name}" on ${declaration.target} has no type`);
     const pluginClass = this.resolver.get(declaration.type);
     if (!isClass(pluginClass)) throw new ConfigError(`${files}: plugin type ${declaration.type} is not a class`);
     const typeName = declaration.type;
@@ -66,7 +67,11 @@ export class PluginChainBuilder {
     const contracts: string[] = [];
     for (const forName of this.config.preferences.keys()) {
       const seen = new Set([forName]);
-      for (let next = this.config.preferences.get(forName)?.type; next && !seen.has(next); next = this.config.preferences.get(next)?.type) {
+      for (
+        let next = this.config.preferences.get(forName)?.type;
+        next && !seen.has(next);
+        next = this.config.preferences.get(next)?.type
+      ) {
         if (own.includes(next)) {
           contracts.push(forName);
           break;

@@ -49,12 +49,16 @@ function ownConstructor(cls: Function): FunctionLike | null {
   try {
     node = parseExpressionAt(`(${source})`, 0, { ecmaVersion: 'latest' });
   } catch {
-    throw new Error(`Cannot read the constructor parameters of ${cls.name || 'an anonymous class'}: its source does not parse`);
+    throw new Error(
+      `Cannot read the constructor parameters of ${cls.name || 'an anonymous class'}: its source does not parse`,
+    );
   }
   // The expression is parenthesised: acorn answers the inner node.
-  if (node.type === 'FunctionExpression' || node.type === 'ArrowFunctionExpression') return node as unknown as FunctionLike;
+  if (node.type === 'FunctionExpression' || node.type === 'ArrowFunctionExpression')
+    return node as unknown as FunctionLike;
   if (node.type !== 'ClassExpression') return null;
-  const body = (node as unknown as { body: { body: { type: string; kind?: string; value?: FunctionLike }[] } }).body.body;
+  const body = (node as unknown as { body: { body: { type: string; kind?: string; value?: FunctionLike }[] } }).body
+    .body;
   const ctor = body.find((member) => member.type === 'MethodDefinition' && member.kind === 'constructor');
   return ctor?.value ?? null;
 }
@@ -79,7 +83,11 @@ export function constructorParameters(cls: Function): ConstructorParameter[] {
   const cached = cache.get(cls);
   if (cached) return cached;
   let params: ConstructorParameter[] = [];
-  for (let current: Function | null = cls; current && current !== Function.prototype; current = Object.getPrototypeOf(current)) {
+  for (
+    let current: Function | null = cls;
+    current && current !== Function.prototype;
+    current = Object.getPrototypeOf(current)
+  ) {
     const ctor = ownConstructor(current);
     if (ctor) {
       params = ctor.params.map(describe);
@@ -110,7 +118,11 @@ function inversifyInjections(cls: Function): (InjectionPoint | undefined)[] | nu
 
 /** The `@inject(token)` of each constructor parameter, looked up the class chain. */
 export function injectionPoints(cls: Function): (InjectionPoint | undefined)[] {
-  for (let current: Function | null = cls; current && current !== Function.prototype; current = Object.getPrototypeOf(current)) {
+  for (
+    let current: Function | null = cls;
+    current && current !== Function.prototype;
+    current = Object.getPrototypeOf(current)
+  ) {
     const recorded = Reflect.getOwnMetadata(INJECTIONS_KEY, current) as RecordedInjection[] | undefined;
     if (recorded?.length) {
       return Array.from(recorded, (entry) =>

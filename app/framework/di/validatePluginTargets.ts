@@ -23,7 +23,9 @@ export function validatePluginTargets(
       const entry = plugins.entry(declaration);
       const target = targetMethods(type.name, config, resolver, concreteName);
       if (!target) {
-        throw new ConfigError(`${declaration.files.join(', ')}: plugin "${declaration.name}" is declared on ${type.name}, which does not resolve to a class or contract`);
+        throw new ConfigError(
+          `${declaration.files.join(', ')}: plugin "${declaration.name}" is declared on ${type.name}, which does not resolve to a class or contract`,
+        );
       }
       for (const method of pluginMethods(entry.pluginClass).keys()) {
         if (!target.has(method)) {
@@ -36,7 +38,12 @@ export function validatePluginTargets(
   }
 }
 
-function targetMethods(name: string, config: DiConfig, resolver: ClassResolver, concreteName: (name: string) => string): Set<string> | undefined {
+function targetMethods(
+  name: string,
+  config: DiConfig,
+  resolver: ClassResolver,
+  concreteName: (name: string) => string,
+): Set<string> | undefined {
   const typeConfig = config.types.get(name);
   const valueName = typeConfig?.virtualOf ? concreteName(typeConfig.virtualOf) : name;
   if (!resolver.has(valueName)) return undefined;
@@ -46,7 +53,8 @@ function targetMethods(name: string, config: DiConfig, resolver: ClassResolver, 
   const methods = new Set<string>();
   for (let proto = value.prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
     for (const key of Object.getOwnPropertyNames(proto)) {
-      if (key !== 'constructor' && typeof Object.getOwnPropertyDescriptor(proto, key)?.value === 'function') methods.add(key);
+      if (key !== 'constructor' && typeof Object.getOwnPropertyDescriptor(proto, key)?.value === 'function')
+        methods.add(key);
     }
   }
   return methods;

@@ -68,8 +68,12 @@ export interface ObserverInterface<D extends object = Record<string, unknown>> {
  * (`export interface Events { 'event_name': { ... } }`); an event nobody declares carries
  * anything (`any`), and its observers are checked only for their shape.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type EventData<Events, Name extends string> = Name extends keyof Events ? (Events[Name] extends object ? Events[Name] : never) : any;
+export type EventData<Events, Name extends string> = Name extends keyof Events
+  ? Events[Name] extends object
+    ? Events[Name]
+    : never
+  : // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    any;
 
 /** What `setup:di:compile` checks an observer class against: execute() accepts an Observer of the event's data. */
 export type ObserverOf<D> = { execute: (observer: Observer<D & object>) => void | Promise<void> };

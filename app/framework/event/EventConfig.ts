@@ -36,7 +36,9 @@ export function readEventConfig(modules: readonly ModuleDefinition[], area: Area
   for (const observers of config.events.values()) {
     for (const observer of observers.values()) {
       if (!observer.disabled && !observer.instance) {
-        throw new ConfigError(`${observer.files.join(', ')}: observer "${observer.name}" of event "${observer.event}" has no instance`);
+        throw new ConfigError(
+          `${observer.files.join(', ')}: observer "${observer.name}" of event "${observer.event}" has no instance`,
+        );
       }
     }
   }
@@ -52,7 +54,8 @@ export function mergeEventFile(config: EventConfig, root: XmlElement, file: stri
     checkElement(event, { required: ['name'], children: ['observer'] }, file, 'event');
     // Magento lower-cases event names on dispatch and in config.
     const eventName = event.attrs.name!.toLowerCase();
-    if (!EVENT_NAME.test(eventName)) throw new ConfigError(`${file}: event name "${event.attrs.name}" may hold only letters, digits, "_" and "."`);
+    if (!EVENT_NAME.test(eventName))
+      throw new ConfigError(`${file}: event name "${event.attrs.name}" may hold only letters, digits, "_" and "."`);
     let observers = config.events.get(eventName);
     if (!observers) config.events.set(eventName, (observers = new Map()));
     for (const element of event.children) {

@@ -7,7 +7,10 @@ import { EVENT_AREAS, readEventConfig } from './EventConfig.js';
  * What `dev:event:list [<event>] [--area <area>]` prints: per area, each event's observers in call
  * order, then the disabled ones. Without --area: global, and every area with an events.xml of its own.
  */
-export function describeEvents(modules: readonly ModuleDefinition[], options: { event?: string; area?: Area } = {}): string[] {
+export function describeEvents(
+  modules: readonly ModuleDefinition[],
+  options: { event?: string; area?: Area } = {},
+): string[] {
   const filesOf = (area: Area) => moduleXmlPaths(modules, 'events.xml', area).length;
   const globalFiles = filesOf('global');
   const ownFiles = (area: Area) => area === 'global' || filesOf(area) > globalFiles;
@@ -24,8 +27,11 @@ export function describeEvents(modules: readonly ModuleDefinition[], options: { 
       const observers = [...config.events.get(name)!.values()];
       const enabled = observers.filter((o) => !o.disabled);
       if (enabled.length === 0) lines.push('    no enabled observers');
-      enabled.forEach((o, index) => lines.push(`    ${index + 1}. ${o.name} (${o.instance}${o.shared === false ? ', shared="false"' : ''})`));
-      for (const o of observers.filter((o) => o.disabled)) lines.push(`    disabled: ${o.name}${o.instance ? ` (${o.instance})` : ''}`);
+      enabled.forEach((o, index) =>
+        lines.push(`    ${index + 1}. ${o.name} (${o.instance}${o.shared === false ? ', shared="false"' : ''})`),
+      );
+      for (const o of observers.filter((o) => o.disabled))
+        lines.push(`    disabled: ${o.name}${o.instance ? ` (${o.instance})` : ''}`);
     }
   }
   return lines;

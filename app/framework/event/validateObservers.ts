@@ -8,8 +8,13 @@ export function validateObservers(events: EventConfig, resolver: ClassResolver):
     for (const observer of observers.values()) {
       if (!observer.instance) continue;
       const value = resolver.get(observer.instance) as { prototype?: { execute?: unknown } } | undefined;
-      if (typeof value !== 'function' || typeof (value as { prototype?: { execute?: unknown } }).prototype?.execute !== 'function') {
-        throw new ConfigError(`${observer.files.join(', ')}: observer "${observer.name}" of event "${observer.event}": ${observer.instance} is not a class with an execute(observer) method`);
+      if (
+        typeof value !== 'function' ||
+        typeof (value as { prototype?: { execute?: unknown } }).prototype?.execute !== 'function'
+      ) {
+        throw new ConfigError(
+          `${observer.files.join(', ')}: observer "${observer.name}" of event "${observer.event}": ${observer.instance} is not a class with an execute(observer) method`,
+        );
       }
     }
   }

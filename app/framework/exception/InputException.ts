@@ -66,10 +66,16 @@ function phpString(value: unknown): string {
  * this service adds one, `fieldName`, the field's full path (`recommendation.items[2].qty`): the
  * text alone does not say which of 1000 items is wrong.
  */
-export function invalidType(fieldName: string, path: readonly (string | number)[], value: unknown, type: string): InputError {
+export function invalidType(
+  fieldName: string,
+  path: readonly (string | number)[],
+  value: unknown,
+  type: string,
+): InputError {
   let message = renderPhrase(INVALID_TYPE, { value: phpString(value), type });
   const names = path.filter((part): part is string => typeof part === 'string');
-  for (let i = names.length - 1; i >= 0; i--) message = renderPhrase(FIELD_PROCESSING_ERROR, { field_name: names[i]!, details: message });
+  for (let i = names.length - 1; i >= 0; i--)
+    message = renderPhrase(FIELD_PROCESSING_ERROR, { field_name: names[i]!, details: message });
   return { phrase: message, parameters: { fieldName } };
 }
 

@@ -66,7 +66,9 @@ export class ExtensionAttributesProcessor {
       const schema = this.inputSchema(name);
       if (!schema) return param;
       if (param.schema.type !== 'object') {
-        throw new ConfigError(`${where}: parameter "${param.name}" carries ${name}, which has extension attributes, but its schema is not a joi object`);
+        throw new ConfigError(
+          `${where}: parameter "${param.name}" carries ${name}, which has extension attributes, but its schema is not a joi object`,
+        );
       }
       changed = true;
       return { ...param, schema: (param.schema as Joi.ObjectSchema).keys({ extension_attributes: schema }) };
@@ -110,7 +112,8 @@ export class ExtensionAttributesProcessor {
         const current = (extension as JsonObject)[attribute.code];
         if (current === undefined) continue;
         if (!attribute.resources.every(allows)) delete (extension as JsonObject)[attribute.code];
-        else if (!attribute.scalar) this.filterOutput(current, attribute.list ? `${attribute.type}[]` : attribute.type, allows);
+        else if (!attribute.scalar)
+          this.filterOutput(current, attribute.list ? `${attribute.type}[]` : attribute.type, allows);
       }
     }
     for (const [field, nestedType] of Object.entries(this.interfaces.get(type)?.nested ?? {})) {
@@ -132,7 +135,11 @@ export class ExtensionAttributesProcessor {
     if (attribute.scalar) schema = { ...SCALAR_JSON[attribute.type] };
     else {
       const nested = this.describe(attribute.type, seen);
-      schema = { type: 'object', 'x-data-interface': attribute.type, ...(nested ? { properties: { extension_attributes: nested } } : {}) };
+      schema = {
+        type: 'object',
+        'x-data-interface': attribute.type,
+        ...(nested ? { properties: { extension_attributes: nested } } : {}),
+      };
     }
     if (attribute.list) schema = { type: 'array', items: schema };
     if (attribute.resources.length) schema['x-resources'] = attribute.resources;

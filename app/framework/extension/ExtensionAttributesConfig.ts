@@ -12,7 +12,13 @@ export type ScalarType = (typeof SCALAR_TYPES)[number];
 
 /** Magento's spellings of the scalar types, folded to one. */
 const SCALAR_ALIASES: Record<string, ScalarType> = {
-  string: 'string', int: 'int', integer: 'int', float: 'float', double: 'float', bool: 'boolean', boolean: 'boolean',
+  string: 'string',
+  int: 'int',
+  integer: 'int',
+  float: 'float',
+  double: 'float',
+  bool: 'boolean',
+  boolean: 'boolean',
 };
 
 export interface ExtensionAttribute {
@@ -42,7 +48,8 @@ export class ExtensionAttributesConfig {
     for (const [forName, attributes] of this.byInterface) {
       for (const attribute of attributes.values()) {
         if (!names.has(forName)) names.set(forName, attribute.files[0]!);
-        if (!attribute.scalar && !names.has(attribute.type)) names.set(attribute.type, attribute.files[attribute.files.length - 1]!);
+        if (!attribute.scalar && !names.has(attribute.type))
+          names.set(attribute.type, attribute.files[attribute.files.length - 1]!);
       }
     }
     return names;
@@ -63,7 +70,8 @@ export function readExtensionAttributesConfig(modules: readonly ModuleDefinition
       for (const element of group.children) {
         checkElement(element, { required: ['code', 'type'], children: ['resources'] }, file, 'attribute');
         const code = element.attrs.code!;
-        if (!CODE.test(code)) throw new ConfigError(`${file}: extension attribute code "${code}" must be snake_case (a-z, 0-9, _)`);
+        if (!CODE.test(code))
+          throw new ConfigError(`${file}: extension attribute code "${code}" must be snake_case (a-z, 0-9, _)`);
         const rawType = element.attrs.type!.replace(/^\\/, '');
         const list = rawType.endsWith('[]');
         const base = list ? rawType.slice(0, -2) : rawType;

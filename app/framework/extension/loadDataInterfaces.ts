@@ -3,11 +3,15 @@ import { isDataInterface, type DataInterface } from '../contract/DataInterface.j
 import type { ClassResolver } from '../di/ClassResolver.js';
 
 /** The data interfaces etc/extension_attributes.xml names; each must be defined with defineDataInterface. */
-export async function loadDataInterfaces(names: ReadonlyMap<string, string>, resolver: ClassResolver): Promise<Map<string, DataInterface>> {
+export async function loadDataInterfaces(
+  names: ReadonlyMap<string, string>,
+  resolver: ClassResolver,
+): Promise<Map<string, DataInterface>> {
   const interfaces = new Map<string, DataInterface>();
   for (const [name, file] of names) {
     const value = await resolver.load(name, file);
-    if (!isDataInterface(value)) throw new ConfigError(`${file}: ${name} is not a data interface (export it with defineDataInterface)`);
+    if (!isDataInterface(value))
+      throw new ConfigError(`${file}: ${name} is not a data interface (export it with defineDataInterface)`);
     interfaces.set(name, value);
   }
   // Data interfaces nested in those, so output can be followed into them.

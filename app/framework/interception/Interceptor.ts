@@ -35,11 +35,18 @@ function composeLevel(level: PluginLevel, inner: Invoke): Invoke {
     const runAfter = (index: number, result: unknown, args: unknown[]): unknown => {
       if (index === after.length) return result;
       const ref = after[index]!;
-      return then(ref.fn.call(ref.plugin.instance(), subject, result, ...args), (next) => runAfter(index + 1, next, args));
+      return then(ref.fn.call(ref.plugin.instance(), subject, result, ...args), (next) =>
+        runAfter(index + 1, next, args),
+      );
     };
     const runCore = (args: unknown[]): unknown => {
       const result = around
-        ? around.fn.call(around.plugin.instance(), subject, (...proceedArgs: unknown[]) => inner(subject, proceedArgs), ...args)
+        ? around.fn.call(
+            around.plugin.instance(),
+            subject,
+            (...proceedArgs: unknown[]) => inner(subject, proceedArgs),
+            ...args,
+          )
         : inner(subject, args);
       return then(result, (settled) => runAfter(0, settled, args));
     };
@@ -47,7 +54,10 @@ function composeLevel(level: PluginLevel, inner: Invoke): Invoke {
       if (index === before.length) return runCore(args);
       const ref = before[index]!;
       return then(ref.fn.call(ref.plugin.instance(), subject, ...args), (replaced) =>
-        runBefore(index + 1, replaced === null || replaced === undefined ? args : Array.isArray(replaced) ? replaced : [replaced]),
+        runBefore(
+          index + 1,
+          replaced === null || replaced === undefined ? args : Array.isArray(replaced) ? replaced : [replaced],
+        ),
       );
     };
     return runBefore(0, initialArgs);

@@ -94,15 +94,23 @@ export function describeLevels(levels: readonly PluginLevel[], method: string): 
       lines.push(`${pad}${method}() itself`);
       return;
     }
-    for (const ref of level.before) lines.push(`${pad}${ref.plugin.name}::${ref.methodName} (${ref.plugin.typeName}, sortOrder ${ref.plugin.sortOrder ?? 0})`);
+    for (const ref of level.before)
+      lines.push(
+        `${pad}${ref.plugin.name}::${ref.methodName} (${ref.plugin.typeName}, sortOrder ${ref.plugin.sortOrder ?? 0})`,
+      );
     if (level.around) {
       const ref = level.around;
-      lines.push(`${pad}${ref.plugin.name}::${ref.methodName} (${ref.plugin.typeName}, sortOrder ${ref.plugin.sortOrder ?? 0}) -> proceed:`);
+      lines.push(
+        `${pad}${ref.plugin.name}::${ref.methodName} (${ref.plugin.typeName}, sortOrder ${ref.plugin.sortOrder ?? 0}) -> proceed:`,
+      );
       walk(index + 1, depth + 1);
     } else {
       lines.push(`${pad}${method}() itself`);
     }
-    for (const ref of level.after) lines.push(`${pad}${ref.plugin.name}::${ref.methodName} (${ref.plugin.typeName}, sortOrder ${ref.plugin.sortOrder ?? 0})`);
+    for (const ref of level.after)
+      lines.push(
+        `${pad}${ref.plugin.name}::${ref.methodName} (${ref.plugin.typeName}, sortOrder ${ref.plugin.sortOrder ?? 0})`,
+      );
   };
   walk(0, 0);
   return lines;

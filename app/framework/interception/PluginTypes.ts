@@ -9,7 +9,9 @@
  */
 
 /** The method names of T (keys whose value is a function). */
-export type MethodName<T> = { [K in keyof T & string]: T[K] extends (...args: never[]) => unknown ? K : never }[keyof T & string];
+export type MethodName<T> = {
+  [K in keyof T & string]: T[K] extends (...args: never[]) => unknown ? K : never;
+}[keyof T & string];
 
 type Target<T, M extends MethodName<T>> = T[M] extends (...args: infer A) => infer R ? { args: A; result: R } : never;
 
@@ -52,13 +54,14 @@ export interface NoSuchTargetMethod<T, M extends string> {
 }
 
 /** The shape the plugin method `<kind><M>` must have on T (what setup:di:compile checks one method against). */
-export type PluginMethod<T, Kind extends 'before' | 'around' | 'after', M extends string> = M extends MethodName<T>
-  ? Kind extends 'before'
-    ? BeforePlugin<T, M>
-    : Kind extends 'around'
-      ? AroundPlugin<T, M>
-      : AfterPlugin<T, M>
-  : NoSuchTargetMethod<T, M>;
+export type PluginMethod<T, Kind extends 'before' | 'around' | 'after', M extends string> =
+  M extends MethodName<T>
+    ? Kind extends 'before'
+      ? BeforePlugin<T, M>
+      : Kind extends 'around'
+        ? AroundPlugin<T, M>
+        : AfterPlugin<T, M>
+    : NoSuchTargetMethod<T, M>;
 
 /** The target methods a plugin class names (`afterAddItems` -> `addItems`), as the runtime reads them. */
 export type PluginTargetNames<P> = {
@@ -79,10 +82,17 @@ export type PluginTargetNames<P> = {
  * or `any`. setup:di:compile checks `Satisfies<TypedSubject<...>, 'typed'>`, so the compiler's
  * message quotes `Message`.
  */
-export type TypedSubject<F, Message extends string> = F extends (subject: infer S, ...args: never[]) => unknown ? (unknown extends S ? Message : 'typed') : Message;
+export type TypedSubject<F, Message extends string> = F extends (subject: infer S, ...args: never[]) => unknown
+  ? unknown extends S
+    ? Message
+    : 'typed'
+  : Message;
 
 /** Only the `beforeX/aroundX/afterX` members of a plugin class (what the runtime calls). */
-export type PluginMethodsOf<P> = Pick<P, { [K in keyof P & string]: K extends `${'before' | 'around' | 'after'}${string}` ? K : never }[keyof P & string]>;
+export type PluginMethodsOf<P> = Pick<
+  P,
+  { [K in keyof P & string]: K extends `${'before' | 'around' | 'after'}${string}` ? K : never }[keyof P & string]
+>;
 
 /**
  * `Satisfies<Expected, Actual>` fails to compile unless Actual is assignable to Expected; the

@@ -91,7 +91,9 @@ export function discoverModules(sources: readonly ModuleSources[]): ModuleDefini
         const xml = readModuleXml(file);
         const expected = `${vendor}_${moduleName}`;
         if (xml.name !== expected) {
-          throw new ConfigError(`${file}: module name "${xml.name}" does not match its folder ${vendor}/${moduleName} (expected "${expected}")`);
+          throw new ConfigError(
+            `${file}: module name "${xml.name}" does not match its folder ${vendor}/${moduleName} (expected "${expected}")`,
+          );
         }
         const other = seen.get(xml.name);
         if (other) throw new ConfigError(`Module ${xml.name} is declared twice: ${other} and ${dir}`);
@@ -117,10 +119,12 @@ export function discoverModules(sources: readonly ModuleSources[]): ModuleDefini
  * thus config merge order never depend on the file system).
  */
 export function orderModules(all: readonly ModuleDefinition[], config: ModuleConfig = {}): ModuleDefinition[] {
-  const disabled = new Set(Object.entries(config.modules ?? {}).filter(([, on]) => !on).map(([name]) => name));
-  const enabled = new Map(
-    all.filter((m) => !disabled.has(m.name)).map((m) => [m.name, m] as const),
+  const disabled = new Set(
+    Object.entries(config.modules ?? {})
+      .filter(([, on]) => !on)
+      .map(([name]) => name),
   );
+  const enabled = new Map(all.filter((m) => !disabled.has(m.name)).map((m) => [m.name, m] as const));
   const known = new Set(all.map((m) => m.name));
   for (const module of enabled.values()) {
     for (const dep of module.sequence) {

@@ -21,7 +21,12 @@ export function checkKnown(names: readonly string[], installed: readonly ModuleD
 }
 
 /** The named modules whose status differs from `enable` (Status::getModulesToChange). */
-export function modulesToChange(enable: boolean, names: readonly string[], installed: readonly ModuleDefinition[], config: ModuleConfig): string[] {
+export function modulesToChange(
+  enable: boolean,
+  names: readonly string[],
+  installed: readonly ModuleDefinition[],
+  config: ModuleConfig,
+): string[] {
   checkKnown(names, installed);
   const enabled = enabledModuleNames(installed, config);
   return [...new Set(names)].filter((name) => enabled.has(name) !== enable);
@@ -32,7 +37,12 @@ export function modulesToChange(enable: boolean, names: readonly string[], insta
  * (or are not installed); for each module to disable, the enabled modules that depend on it, each
  * with the <sequence> path between them (`Acme_B->Acme_A`).
  */
-export function checkConstraints(enable: boolean, changing: readonly string[], installed: readonly ModuleDefinition[], config: ModuleConfig): string[] {
+export function checkConstraints(
+  enable: boolean,
+  changing: readonly string[],
+  installed: readonly ModuleDefinition[],
+  config: ModuleConfig,
+): string[] {
   const byName = new Map(installed.map((module) => [module.name, module] as const));
   const after = enabledModuleNames(installed, config);
   for (const name of changing) {
@@ -43,14 +53,23 @@ export function checkConstraints(enable: boolean, changing: readonly string[], i
   for (const name of changing) {
     const found = enable ? missingDependencies(name, byName, after) : dependents(name, byName, after);
     if (found.length === 0) continue;
-    messages.push(enable ? `Cannot enable ${name}, depending on disabled modules:` : `Cannot disable ${name}, modules depending on it:`);
-    for (const { module, path } of found) messages.push(`${module}: ${path.join('->')}${enable && !byName.has(module) ? ' (not installed)' : ''}`);
+    messages.push(
+      enable
+        ? `Cannot enable ${name}, depending on disabled modules:`
+        : `Cannot disable ${name}, modules depending on it:`,
+    );
+    for (const { module, path } of found)
+      messages.push(`${module}: ${path.join('->')}${enable && !byName.has(module) ? ' (not installed)' : ''}`);
   }
   return messages;
 }
 
 /** Enabled modules (other than `target`) whose <sequence>, directly or through others, names `target`. */
-export function dependents(target: string, byName: ReadonlyMap<string, ModuleDefinition>, enabled: ReadonlySet<string>): { module: string; path: string[] }[] {
+export function dependents(
+  target: string,
+  byName: ReadonlyMap<string, ModuleDefinition>,
+  enabled: ReadonlySet<string>,
+): { module: string; path: string[] }[] {
   const found: { module: string; path: string[] }[] = [];
   for (const name of [...enabled].sort()) {
     if (name === target) continue;
@@ -60,7 +79,11 @@ export function dependents(target: string, byName: ReadonlyMap<string, ModuleDef
   return found;
 }
 
-function missingDependencies(name: string, byName: ReadonlyMap<string, ModuleDefinition>, enabled: ReadonlySet<string>): { module: string; path: string[] }[] {
+function missingDependencies(
+  name: string,
+  byName: ReadonlyMap<string, ModuleDefinition>,
+  enabled: ReadonlySet<string>,
+): { module: string; path: string[] }[] {
   const found = new Map<string, string[]>();
   const visit = (current: string, trail: string[]): void => {
     for (const dep of byName.get(current)?.sequence ?? []) {
@@ -75,7 +98,12 @@ function missingDependencies(name: string, byName: ReadonlyMap<string, ModuleDef
   return [...found].map(([module, path]) => ({ module, path }));
 }
 
-function pathTo(from: string, target: string, byName: ReadonlyMap<string, ModuleDefinition>, seen: Set<string>): string[] | null {
+function pathTo(
+  from: string,
+  target: string,
+  byName: ReadonlyMap<string, ModuleDefinition>,
+  seen: Set<string>,
+): string[] | null {
   if (seen.has(from)) return null;
   seen.add(from);
   for (const dep of byName.get(from)?.sequence ?? []) {

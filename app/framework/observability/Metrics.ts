@@ -17,7 +17,10 @@ interface TarnPool {
 export class Metrics {
   private readonly requests: Counter<'method' | 'route' | 'status'>;
   private readonly duration: Histogram<'method' | 'route' | 'status'>;
-  private readonly series = new Map<string, { requests: { inc(): void }; duration: { observe(value: number): void } }>();
+  private readonly series = new Map<
+    string,
+    { requests: { inc(): void }; duration: { observe(value: number): void } }
+  >();
 
   constructor(
     knex: Knex,

@@ -19,9 +19,14 @@ export interface RequestTrace {
 /** 1 to 128 characters of [A-Za-z0-9._-]: echoed as sent; anything else gets a fresh id. */
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
-export function startTrace(req: IncomingMessage, res: ServerResponse & { locals?: Record<string, unknown> }): RequestTrace {
+export function startTrace(
+  req: IncomingMessage,
+  res: ServerResponse & { locals?: Record<string, unknown> },
+): RequestTrace {
   const sent = req.headers['x-request-id'];
-  const trace: RequestTrace = { requestId: typeof sent === 'string' && CLIENT_REQUEST_ID.test(sent) ? sent : randomUUID() };
+  const trace: RequestTrace = {
+    requestId: typeof sent === 'string' && CLIENT_REQUEST_ID.test(sent) ? sent : randomUUID(),
+  };
   res.setHeader('X-Request-Id', trace.requestId);
   if (res.locals) res.locals.trace = trace;
   return trace;

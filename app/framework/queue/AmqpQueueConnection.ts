@@ -10,7 +10,16 @@
 import amqp from 'amqplib';
 import type { ChannelModel, Channel, ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { Logger } from '../logging/logger.js';
-import { QueueUnavailableError, sleep, type BatchConsumeOptions, type ConsumeOptions, type Delivery, type DeliveryBatch, type QueueConnection, type QueueDepth } from './QueueConnection.js';
+import {
+  QueueUnavailableError,
+  sleep,
+  type BatchConsumeOptions,
+  type ConsumeOptions,
+  type Delivery,
+  type DeliveryBatch,
+  type QueueConnection,
+  type QueueDepth,
+} from './QueueConnection.js';
 import { topology, type Topology } from './Topology.js';
 
 const MAX_RECONNECT_DELAY_MS = 5_000;
@@ -53,7 +62,10 @@ export class AmqpQueueConnection implements QueueConnection {
     await channel.assertExchange(t.exchange, 'topic', { durable: true });
     await channel.assertExchange(t.deadLetterExchange, 'fanout', { durable: true });
     for (const [queue, pattern] of t.queues) {
-      await channel.assertQueue(queue, { durable: true, arguments: { 'x-dead-letter-exchange': t.deadLetterExchange } });
+      await channel.assertQueue(queue, {
+        durable: true,
+        arguments: { 'x-dead-letter-exchange': t.deadLetterExchange },
+      });
       await channel.bindQueue(queue, t.exchange, pattern);
       await channel.assertQueue(t.deadLetterQueue(queue), { durable: true });
       await channel.bindQueue(t.deadLetterQueue(queue), t.deadLetterExchange, '');
@@ -97,7 +109,10 @@ export class AmqpQueueConnection implements QueueConnection {
     }
     try {
       for (const body of bodies) {
-        channel.publish(this.names.exchange, topic, Buffer.from(body), { persistent: true, contentType: 'application/json' });
+        channel.publish(this.names.exchange, topic, Buffer.from(body), {
+          persistent: true,
+          contentType: 'application/json',
+        });
       }
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
@@ -118,13 +133,22 @@ export class AmqpQueueConnection implements QueueConnection {
   }
 
   consume(queue: string, handler: (delivery: Delivery) => Promise<void>, options: ConsumeOptions): Promise<number> {
-    return this.consumeBatches(queue, (batch) => handler(batch.deliveries[0]!), { ...options, batchSize: 1, batchWaitMs: 0 });
+    return this.consumeBatches(queue, (batch) => handler(batch.deliveries[0]!), {
+      ...options,
+      batchSize: 1,
+      batchWaitMs: 0,
+    });
   }
 
-  async consumeBatches(queue: string, handler: (batch: DeliveryBatch) => Promise<void>, options: BatchConsumeOptions): Promise<number> {
+  async consumeBatches(
+    queue: string,
+    handler: (batch: DeliveryBatch) => Promise<void>,
+    options: BatchConsumeOptions,
+  ): Promise<number> {
     let handled = 0;
     let delay = 250;
-    const left = (): number | undefined => (options.maxMessages === undefined ? undefined : options.maxMessages - handled);
+    const left = (): number | undefined =>
+      options.maxMessages === undefined ? undefined : options.maxMessages - handled;
     while (!options.signal.aborted && (left() ?? 1) > 0) {
       let connection: ChannelModel;
       try {
@@ -236,7 +260,10 @@ class ConsumerSession {
         this.busy = true;
         const deliveries = messages.map((message) => delivery(channel, message, this.unsettled));
         try {
-          await this.handler({ deliveries, ack: async (some) => ackTogether(channel, some as AmqpDelivery[], this.unsettled) });
+          await this.handler({
+            deliveries,
+            ack: async (some) => ackTogether(channel, some as AmqpDelivery[], this.unsettled),
+          });
           for (const d of deliveries) if (!d.settled) d.giveBack();
         } catch (error) {
           this.logger.error({ err: error }, 'consumer: handler failed; the message goes back to the queue');

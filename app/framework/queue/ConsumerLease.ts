@@ -27,7 +27,8 @@ export class ConsumerLease {
   async tryAcquire(): Promise<boolean> {
     const now = Date.now();
     // A read first: a live lease of another process is left alone without taking the write lock.
-    const row = (await this.knex(CONSUMER_LEASE_TABLE).where('queue_name', this.queue).first()) as { owner: string; expires_at: number | string } | undefined;
+    const row = (await this.knex(CONSUMER_LEASE_TABLE).where('queue_name', this.queue).first()) as
+      { owner: string; expires_at: number | string } | undefined;
     if (row && row.owner !== this.owner && Number(row.expires_at) >= now) return false;
     const changed = await this.knex(CONSUMER_LEASE_TABLE)
       .where('queue_name', this.queue)
@@ -35,7 +36,11 @@ export class ConsumerLease {
       .update({ owner: this.owner, expires_at: now + this.ttlMs });
     if (changed === 1) return true;
     try {
-      await this.knex(CONSUMER_LEASE_TABLE).insert({ queue_name: this.queue, owner: this.owner, expires_at: now + this.ttlMs });
+      await this.knex(CONSUMER_LEASE_TABLE).insert({
+        queue_name: this.queue,
+        owner: this.owner,
+        expires_at: now + this.ttlMs,
+      });
       return true;
     } catch {
       return false; // someone else's, and alive
@@ -56,7 +61,8 @@ export class ConsumerLease {
         this.logger.warn({ err: error }, 'consumer: the lease cannot be read');
       }
       if (!acquired) {
-        if (!waiting) this.logger.info({ queue: this.queue }, 'consumer: standing by (SQLite: one consumer works at a time)');
+        if (!waiting)
+          this.logger.info({ queue: this.queue }, 'consumer: standing by (SQLite: one consumer works at a time)');
         waiting = true;
         await sleep(Math.min(1000, this.ttlMs / 2), signal);
         continue;
@@ -65,17 +71,20 @@ export class ConsumerLease {
       const held = new AbortController();
       const stop = (): void => held.abort();
       signal.addEventListener('abort', stop, { once: true });
-      const renewal = setInterval(() => {
-        this.tryAcquire().then(
-          (still) => {
-            if (!still) {
-              this.logger.warn({ queue: this.queue }, 'consumer: lost the lease; standing by');
-              held.abort();
-            }
-          },
-          () => held.abort(),
-        );
-      }, Math.max(100, this.ttlMs / 3));
+      const renewal = setInterval(
+        () => {
+          this.tryAcquire().then(
+            (still) => {
+              if (!still) {
+                this.logger.warn({ queue: this.queue }, 'consumer: lost the lease; standing by');
+                held.abort();
+              }
+            },
+            () => held.abort(),
+          );
+        },
+        Math.max(100, this.ttlMs / 3),
+      );
       try {
         await work(held.signal);
       } finally {
@@ -85,6 +94,9 @@ export class ConsumerLease {
       // Done (stopped, or its max-messages reached) unless the lease was lost: then stand by again.
       if (signal.aborted || !held.signal.aborted) break;
     }
-    await this.knex(CONSUMER_LEASE_TABLE).where({ queue_name: this.queue, owner: this.owner }).delete().catch(() => undefined);
+    await this.knex(CONSUMER_LEASE_TABLE)
+      .where({ queue_name: this.queue, owner: this.owner })
+      .delete()
+      .catch(() => undefined);
   }
 }

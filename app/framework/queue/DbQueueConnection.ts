@@ -13,7 +13,15 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { hasRowLocks, type Dialect } from '../db/dialect.js';
 import type { Logger } from '../logging/logger.js';
-import { sleep, type BatchConsumeOptions, type ConsumeOptions, type Delivery, type DeliveryBatch, type QueueConnection, type QueueDepth } from './QueueConnection.js';
+import {
+  sleep,
+  type BatchConsumeOptions,
+  type ConsumeOptions,
+  type Delivery,
+  type DeliveryBatch,
+  type QueueConnection,
+  type QueueDepth,
+} from './QueueConnection.js';
 import { queueForTopic, type Topology } from './Topology.js';
 
 export const QUEUE_MESSAGE_TABLE = 'queue_message';
@@ -55,16 +63,32 @@ export class DbQueueConnection implements QueueConnection {
   async publish(topic: string, bodies: readonly string[], trx?: Knex.Transaction): Promise<void> {
     const queue = queueForTopic(this.names, topic);
     const now = Date.now();
-    const rows = bodies.map((body) => ({ queue_name: queue, topic_name: topic, body, available_at: now, attempts: 0, created_at: now }));
+    const rows = bodies.map((body) => ({
+      queue_name: queue,
+      topic_name: topic,
+      body,
+      available_at: now,
+      attempts: 0,
+      created_at: now,
+    }));
     const db = trx ?? this.knex;
-    for (let i = 0; i < rows.length; i += INSERT_CHUNK) await db(QUEUE_MESSAGE_TABLE).insert(rows.slice(i, i + INSERT_CHUNK));
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK)
+      await db(QUEUE_MESSAGE_TABLE).insert(rows.slice(i, i + INSERT_CHUNK));
   }
 
   consume(queue: string, handler: (delivery: Delivery) => Promise<void>, options: ConsumeOptions): Promise<number> {
-    return this.consumeBatches(queue, (batch) => handler(batch.deliveries[0]!), { ...options, batchSize: 1, batchWaitMs: 0 });
+    return this.consumeBatches(queue, (batch) => handler(batch.deliveries[0]!), {
+      ...options,
+      batchSize: 1,
+      batchWaitMs: 0,
+    });
   }
 
-  async consumeBatches(queue: string, handler: (batch: DeliveryBatch) => Promise<void>, options: BatchConsumeOptions): Promise<number> {
+  async consumeBatches(
+    queue: string,
+    handler: (batch: DeliveryBatch) => Promise<void>,
+    options: BatchConsumeOptions,
+  ): Promise<number> {
     let handled = 0;
     let delay = 250;
     let consuming = false;
@@ -112,9 +136,18 @@ export class DbQueueConnection implements QueueConnection {
   private async claim(queue: string, limit: number): Promise<Claim[]> {
     const now = Date.now();
     const token = randomUUID();
-    const claimed = { available_at: now + this.lockTimeoutMs, locked_by: token, attempts: this.knex.raw('attempts + 1') };
+    const claimed = {
+      available_at: now + this.lockTimeoutMs,
+      locked_by: token,
+      attempts: this.knex.raw('attempts + 1'),
+    };
     const candidates = (db: Knex) =>
-      db(QUEUE_MESSAGE_TABLE).select('id', 'body', 'available_at', 'attempts').where('queue_name', queue).andWhere('available_at', '<=', now).orderBy('id').limit(limit);
+      db(QUEUE_MESSAGE_TABLE)
+        .select('id', 'body', 'available_at', 'attempts')
+        .where('queue_name', queue)
+        .andWhere('available_at', '<=', now)
+        .orderBy('id')
+        .limit(limit);
     if (this.dialect === 'postgres') {
       // One statement, one round trip (not BEGIN, SELECT, UPDATE, COMMIT): the rows are locked, skipping
       // those another claim holds, and claimed together; RETURNING gives attempts after the claim.
@@ -124,13 +157,21 @@ export class DbQueueConnection implements QueueConnection {
          returning q.id, q.body, q.available_at, q.attempts`,
         [QUEUE_MESSAGE_TABLE, queue, now, limit, QUEUE_MESSAGE_TABLE, claimed.available_at, token],
       )) as { rows: MessageRow[] };
-      const rows = result.rows.map((row) => ({ ...row, attempts: Number(row.attempts) - 1 })).sort((a, b) => Number(a.id) - Number(b.id));
+      const rows = result.rows
+        .map((row) => ({ ...row, attempts: Number(row.attempts) - 1 }))
+        .sort((a, b) => Number(a.id) - Number(b.id));
       return rows.length > 0 ? [{ token, rows }] : [];
     }
     if (hasRowLocks(this.dialect)) {
       const rows = await this.knex.transaction(async (trx) => {
         const found = (await candidates(trx).forUpdate().skipLocked()) as MessageRow[];
-        if (found.length > 0) await trx(QUEUE_MESSAGE_TABLE).whereIn('id', found.map((row) => row.id)).update(claimed);
+        if (found.length > 0)
+          await trx(QUEUE_MESSAGE_TABLE)
+            .whereIn(
+              'id',
+              found.map((row) => row.id),
+            )
+            .update(claimed);
         return found;
       });
       return rows.length > 0 ? [{ token, rows }] : [];
@@ -140,12 +181,19 @@ export class DbQueueConnection implements QueueConnection {
       if (found.length === 0) return [];
       // Another process may have claimed some since the read: only rows still available change.
       const changed = await this.knex(QUEUE_MESSAGE_TABLE)
-        .whereIn('id', found.map((row) => row.id))
+        .whereIn(
+          'id',
+          found.map((row) => row.id),
+        )
         .andWhere('available_at', '<=', now)
         .update(claimed);
       if (changed === found.length) return [{ token, rows: found }];
       if (changed > 0) {
-        const mine = new Set(((await this.knex(QUEUE_MESSAGE_TABLE).where('locked_by', token).select('id')) as { id: number }[]).map((row) => Number(row.id)));
+        const mine = new Set(
+          ((await this.knex(QUEUE_MESSAGE_TABLE).where('locked_by', token).select('id')) as { id: number }[]).map(
+            (row) => Number(row.id),
+          ),
+        );
         return [{ token, rows: found.filter((row) => mine.has(Number(row.id))) }];
       }
     }
@@ -157,7 +205,8 @@ export class DbQueueConnection implements QueueConnection {
     for (const delivery of open) delivery.settled = true;
     const byToken = new Map<string, number[]>();
     for (const delivery of open) byToken.set(delivery.token, [...(byToken.get(delivery.token) ?? []), delivery.id]);
-    for (const [token, ids] of byToken) await this.knex(QUEUE_MESSAGE_TABLE).whereIn('id', ids).andWhere('locked_by', token).delete();
+    for (const [token, ids] of byToken)
+      await this.knex(QUEUE_MESSAGE_TABLE).whereIn('id', ids).andWhere('locked_by', token).delete();
   }
 
   private delivery(queue: string, row: MessageRow, token: string): DbDelivery {
@@ -179,7 +228,11 @@ export class DbQueueConnection implements QueueConnection {
       deadLetter: async (reason) => {
         delivery.settled = true;
         this.logger.warn({ messageId: row.id, reason }, 'consumer: message moved to the dead-letter queue');
-        await mine().update({ queue_name: this.names.deadLetterQueue(queue), available_at: Date.now(), locked_by: null });
+        await mine().update({
+          queue_name: this.names.deadLetterQueue(queue),
+          available_at: Date.now(),
+          locked_by: null,
+        });
       },
     };
     return delivery;
@@ -187,7 +240,9 @@ export class DbQueueConnection implements QueueConnection {
 
   async depth(queue: string): Promise<QueueDepth> {
     const count = async (name: string): Promise<number> => {
-      const row = (await this.knex(QUEUE_MESSAGE_TABLE).where('queue_name', name).count({ n: '*' }).first()) as { n: number | string };
+      const row = (await this.knex(QUEUE_MESSAGE_TABLE).where('queue_name', name).count({ n: '*' }).first()) as {
+        n: number | string;
+      };
       return Number(row.n);
     };
     return { queue, ready: await count(queue), deadLetters: await count(this.names.deadLetterQueue(queue)) };

@@ -62,7 +62,11 @@ export interface QueueConnection {
    * A delivery the handler left unsettled when it returns or throws goes back to the queue; the
    * count (and max-messages) is of messages.
    */
-  consumeBatches(queue: string, handler: (batch: DeliveryBatch) => Promise<void>, options: BatchConsumeOptions): Promise<number>;
+  consumeBatches(
+    queue: string,
+    handler: (batch: DeliveryBatch) => Promise<void>,
+    options: BatchConsumeOptions,
+  ): Promise<number>;
   depth(queue: string): Promise<QueueDepth>;
   close(): Promise<void>;
 }

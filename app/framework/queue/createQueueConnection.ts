@@ -16,7 +16,12 @@ export interface QueueSettings {
 }
 
 /** `amqp` when AMQP_URL is set, else `db`. Nothing connects until the first publish or consume. */
-export function createQueueConnection(settings: QueueSettings, knex: Knex, dialect: Dialect, logger: Logger): QueueConnection {
+export function createQueueConnection(
+  settings: QueueSettings,
+  knex: Knex,
+  dialect: Dialect,
+  logger: Logger,
+): QueueConnection {
   const names = topology(settings.prefix);
   return settings.amqpUrl
     ? new AmqpQueueConnection(settings.amqpUrl, names, logger, settings.amqpTimeouts ?? DEFAULT_AMQP_TIMEOUTS)

@@ -98,7 +98,8 @@ export class SharedState {
         // only the command timeout bounds. Either way the state is marked down for the next ones.
         const started = performance.now();
         const result = await answer(shared.consume(key));
-        if (performance.now() - started >= this.settings.commandTimeoutMs) this.markDown(new Error('Redis command timed out'));
+        if (performance.now() - started >= this.settings.commandTimeoutMs)
+          this.markDown(new Error('Redis command timed out'));
         return result;
       },
     };
@@ -131,7 +132,7 @@ export class SharedState {
   private markDown(error: unknown): void {
     if (this.down || !this.redis) return;
     this.down = true;
-    this.logger.warn({ err: error }, 'Redis does not answer: rate limits fall back to this process\'s memory');
+    this.logger.warn({ err: error }, "Redis does not answer: rate limits fall back to this process's memory");
     this.probe = setInterval(() => {
       this.redis!.ping().then(
         () => this.markUp(),

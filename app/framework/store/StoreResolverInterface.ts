@@ -13,7 +13,10 @@ export interface StoreResolverInterface {
   getDefaultStore(): Promise<Store>;
 }
 
-export const StoreResolverInterface = defineContract<StoreResolverInterface>('Framework\\Store\\StoreResolverInterface', {
-  getStoreByCode: { params: [{ name: 'code', schema: Joi.string().required() }] },
-  getDefaultStore: { params: [] },
-});
+export const StoreResolverInterface = defineContract<StoreResolverInterface>(
+  'Framework\\Store\\StoreResolverInterface',
+  {
+    getStoreByCode: { params: [{ name: 'code', schema: Joi.string().required() }] },
+    getDefaultStore: { params: [] },
+  },
+);

@@ -87,7 +87,11 @@ export class AsyncController {
     for (const [definition, target] of routes) {
       // Anonymous routes (e.g. the admin token) stay synchronous: a guest could not read the bulk's status anyway.
       if (!hasAsyncForm(definition)) continue;
-      const entry: AsyncTarget = { definition, target, params: [...definition.url.matchAll(/\/:(\w+)/g)].map((m) => m[1]!) };
+      const entry: AsyncTarget = {
+        definition,
+        target,
+        params: [...definition.url.matchAll(/\/:(\w+)/g)].map((m) => m[1]!),
+      };
       this.single.add(definition, entry);
       this.bulk.add({ ...definition, url: bulkUrl(definition.url) }, entry);
     }
@@ -106,7 +110,8 @@ export class AsyncController {
     const bulks = this.bulks();
     // Magento's asynchronous request processor takes no GET: no processor can, so its Rest controller answers 400.
     if (bulks && req.method === 'GET') throw new WebapiException(400, CANNOT_PROCESS);
-    const match = bulks && ASYNC_METHODS.has(req.method) ? (isBulk ? this.bulk : this.single).match(req.method, path) : null;
+    const match =
+      bulks && ASYNC_METHODS.has(req.method) ? (isBulk ? this.bulk : this.single).match(req.method, path) : null;
     if (!match) throw new WebapiException(404, NO_ROUTE);
     const { route, pathParams } = match;
     const { definition, target, params: paramNames } = route.target;
@@ -114,77 +119,98 @@ export class AsyncController {
     const trace = traceOf(req.res!);
     trace.route = `/async${isBulk ? '/bulk' : ''}${route.definition.url}`;
 
-    return requestContext.run(newRequestContext(trace.requestId, store, () => req.ip ?? req.socket.remoteAddress), async () => {
-      const caller = await this.checks.authorize(req, definition, store, defaultScope);
-      requestContext.current()!.caller = caller;
-      trace.caller = caller;
-      const body = await this.checks.readBody(req, isBulk);
-      const placeholders = this.checks.placeholders(store, caller);
-      const request = (args: unknown[]) => ({ method: definition.method, url: definition.url, args, store, caller });
-      const operations: OperationToSchedule[] = [];
-      if (isBulk) {
-        if (!Array.isArray(body)) throw new WebapiException(400, 'The request body must be a JSON array of operations.');
-        if (body.length === 0) throw new WebapiException(400, 'The request body must contain at least one operation.');
-        if (body.length > this.maxOperations) {
-          throw new WebapiException(400, 'A bulk request can contain at most %limit operations; this one has %count.', { limit: this.maxOperations, count: body.length });
-        }
-        // As Magento's InputParamsResolver: every element is converted to the route's input first, and
-        // one that cannot be fails the whole request (Magento: 500; here 400 naming each element and why).
-        const errors: InputError[] = [];
-        body.forEach((element: unknown, key) => {
-          try {
-            if (!element || typeof element !== 'object' || Array.isArray(element)) {
-              throw new WebapiException(400, 'Each operation of a bulk request must be a JSON object.');
-            }
-            const own = element as Record<string, unknown>;
-            const params: Record<string, string> = {};
-            for (const name of paramNames) {
-              const value = own[name] ?? own[name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)];
-              if (typeof value === 'string' || typeof value === 'number') params[name] = String(value);
-            }
-            // The same character rules as the synchronous route.
-            // The path parameters are keys of the element itself: checking the element names each once.
-            assertSafeStrings({ pathParams: {}, body: own, query: undefined });
-            const args = target.mapper.map({ pathParams: params, body: own, query: undefined, placeholders });
-            operations.push(accepted(key, request(args)));
-          } catch (error) {
-            if (!(error instanceof LocalizedException) || httpStatusOf(error) !== 400) throw error;
-            for (const reason of reasons(error)) errors.push({ phrase: ELEMENT_ERROR, parameters: { key, error: reason } });
+    return requestContext.run(
+      newRequestContext(trace.requestId, store, () => req.ip ?? req.socket.remoteAddress),
+      async () => {
+        const caller = await this.checks.authorize(req, definition, store, defaultScope);
+        requestContext.current()!.caller = caller;
+        trace.caller = caller;
+        const body = await this.checks.readBody(req, isBulk);
+        const placeholders = this.checks.placeholders(store, caller);
+        const request = (args: unknown[]) => ({ method: definition.method, url: definition.url, args, store, caller });
+        const operations: OperationToSchedule[] = [];
+        if (isBulk) {
+          if (!Array.isArray(body))
+            throw new WebapiException(400, 'The request body must be a JSON array of operations.');
+          if (body.length === 0)
+            throw new WebapiException(400, 'The request body must contain at least one operation.');
+          if (body.length > this.maxOperations) {
+            throw new WebapiException(
+              400,
+              'A bulk request can contain at most %limit operations; this one has %count.',
+              { limit: this.maxOperations, count: body.length },
+            );
           }
-        });
-        if (errors.length) throw new InputException(errors);
-      } else {
-        if (body !== undefined && (body === null || typeof body !== 'object' || Array.isArray(body))) {
-          throw new WebapiException(400, 'The request body must be a JSON object.');
+          // As Magento's InputParamsResolver: every element is converted to the route's input first, and
+          // one that cannot be fails the whole request (Magento: 500; here 400 naming each element and why).
+          const errors: InputError[] = [];
+          body.forEach((element: unknown, key) => {
+            try {
+              if (!element || typeof element !== 'object' || Array.isArray(element)) {
+                throw new WebapiException(400, 'Each operation of a bulk request must be a JSON object.');
+              }
+              const own = element as Record<string, unknown>;
+              const params: Record<string, string> = {};
+              for (const name of paramNames) {
+                const value = own[name] ?? own[name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)];
+                if (typeof value === 'string' || typeof value === 'number') params[name] = String(value);
+              }
+              // The same character rules as the synchronous route.
+              // The path parameters are keys of the element itself: checking the element names each once.
+              assertSafeStrings({ pathParams: {}, body: own, query: undefined });
+              const args = target.mapper.map({ pathParams: params, body: own, query: undefined, placeholders });
+              operations.push(accepted(key, request(args)));
+            } catch (error) {
+              if (!(error instanceof LocalizedException) || httpStatusOf(error) !== 400) throw error;
+              for (const reason of reasons(error))
+                errors.push({ phrase: ELEMENT_ERROR, parameters: { key, error: reason } });
+            }
+          });
+          if (errors.length) throw new InputException(errors);
+        } else {
+          if (body !== undefined && (body === null || typeof body !== 'object' || Array.isArray(body))) {
+            throw new WebapiException(400, 'The request body must be a JSON object.');
+          }
+          // One request: bad input answers 400 at once, as the synchronous route would.
+          assertQueryParameterCount(req.originalUrl);
+          const query = req.method === 'DELETE' ? (req.query as Record<string, unknown>) : undefined;
+          assertSafeStrings({ pathParams, body, query });
+          const args = target.mapper.map({
+            pathParams,
+            body: body as Record<string, unknown> | undefined,
+            query,
+            placeholders,
+          });
+          operations.push(accepted(0, request(args)));
         }
-        // One request: bad input answers 400 at once, as the synchronous route would.
-        assertQueryParameterCount(req.originalUrl);
-        const query = req.method === 'DELETE' ? (req.query as Record<string, unknown>) : undefined;
-        assertSafeStrings({ pathParams, body, query });
-        const args = target.mapper.map({ pathParams, body: body as Record<string, unknown> | undefined, query, placeholders });
-        operations.push(accepted(0, request(args)));
-      }
 
-      const uuid = randomUUID();
-      const topic = asyncTopic(definition);
-      try {
-        await bulks!.scheduleBulk({ uuid, topic, description: `Topic ${topic}`, caller, operations });
-      } catch (error) {
-        if (error instanceof QueueUnavailableError) {
-          throw new ServiceUnavailableException(SERVICE_UNAVAILABLE, {}, undefined, { cause: error });
+        const uuid = randomUUID();
+        const topic = asyncTopic(definition);
+        try {
+          await bulks!.scheduleBulk({ uuid, topic, description: `Topic ${topic}`, caller, operations });
+        } catch (error) {
+          if (error instanceof QueueUnavailableError) {
+            throw new ServiceUnavailableException(SERVICE_UNAVAILABLE, {}, undefined, { cause: error });
+          }
+          throw translateDatabaseError(error);
         }
-        throw translateDatabaseError(error);
-      }
-      return new AsyncAnswer({
-        bulk_uuid: uuid,
-        request_items: operations.map((op) =>
-          op.status === 5
-            ? { id: op.key, data_hash: null, status: 'rejected', error_message: op.errorMessage, error_code: op.errorCode }
-            : { id: op.key, data_hash: op.dataHash, status: 'accepted' },
-        ),
-        errors: operations.some((op) => op.status === 5),
-      });
-    });
+        return new AsyncAnswer({
+          bulk_uuid: uuid,
+          request_items: operations.map((op) =>
+            op.status === 5
+              ? {
+                  id: op.key,
+                  data_hash: null,
+                  status: 'rejected',
+                  error_message: op.errorMessage,
+                  error_code: op.errorCode,
+                }
+              : { id: op.key, data_hash: op.dataHash, status: 'accepted' },
+          ),
+          errors: operations.some((op) => op.status === 5),
+        });
+      },
+    );
   }
 }
 

@@ -41,6 +41,9 @@ export interface AuthorizationInterface {
   authorize(request: AuthorizationRequest): Promise<Caller>;
 }
 
-export const AuthorizationInterface = defineContract<AuthorizationInterface>('Framework\\Webapi\\AuthorizationInterface', {
-  authorize: { params: [{ name: 'request', schema: Joi.object().required() }] },
-});
+export const AuthorizationInterface = defineContract<AuthorizationInterface>(
+  'Framework\\Webapi\\AuthorizationInterface',
+  {
+    authorize: { params: [{ name: 'request', schema: Joi.object().required() }] },
+  },
+);

@@ -37,6 +37,8 @@ export function httpStatusOf(error: LocalizedException): number {
 export function httpHeadersOf(error: LocalizedException): Readonly<Record<string, string>> | undefined {
   if (error instanceof WebapiException) return error.headers;
   const retryAfter =
-    error instanceof TooManyRequestsException || error instanceof ServiceUnavailableException ? error.retryAfterSeconds : undefined;
+    error instanceof TooManyRequestsException || error instanceof ServiceUnavailableException
+      ? error.retryAfterSeconds
+      : undefined;
   return retryAfter === undefined ? undefined : { 'Retry-After': String(Math.max(1, Math.ceil(retryAfter))) };
 }

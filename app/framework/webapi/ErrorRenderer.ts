@@ -39,7 +39,11 @@ export class ErrorRenderer {
         body.errors = error.errors.map((e) => ({ message: e.phrase, parameters: copyParameters(e.parameters) }));
       }
       const status = httpStatusOf(error);
-      if (status >= 500) this.logger.error({ err: (error as { cause?: unknown }).cause ?? error, reqId: requestId }, renderPhrase(error.phrase, error.parameters));
+      if (status >= 500)
+        this.logger.error(
+          { err: (error as { cause?: unknown }).cause ?? error, reqId: requestId },
+          renderPhrase(error.phrase, error.parameters),
+        );
       if (this.developerMode) body.trace = error.stack ?? '';
       return { status, body, headers: httpHeadersOf(error) };
     }

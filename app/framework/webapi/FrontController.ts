@@ -5,7 +5,14 @@
  * caller authorized before the body is read, so an anonymous caller learns nothing from a 400.
  */
 import type express from 'express';
-import { ADMIN_STORE, GUEST, newRequestContext, requestContext, type Caller, type Store } from '../context/RequestContext.js';
+import {
+  ADMIN_STORE,
+  GUEST,
+  newRequestContext,
+  requestContext,
+  type Caller,
+  type Store,
+} from '../context/RequestContext.js';
 import { AuthorizationException } from '../exception/LocalizedException.js';
 import { WebapiException } from './WebapiException.js';
 import type { DatabaseHealth } from '../db/DatabaseHealth.js';
@@ -90,7 +97,10 @@ export class FrontController implements RequestChecks {
 
   private send(res: Response, status: number, body: unknown): void {
     const json = JSON.stringify(body);
-    res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(json) });
+    res.writeHead(status, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': Buffer.byteLength(json),
+    });
     res.end(json);
   }
 
@@ -137,10 +147,12 @@ export class FrontController implements RequestChecks {
       });
       const args = target.prepare ? await target.prepare(mapped) : mapped;
       const result = target.transactional
-        ? await this.options.unitOfWork.run(() => target.invoke(args)).then((value) => {
-            this.options.health?.writeSucceeded();
-            return value;
-          })
+        ? await this.options.unitOfWork
+            .run(() => target.invoke(args))
+            .then((value) => {
+              this.options.health?.writeSucceeded();
+              return value;
+            })
         : await target.invoke(args).catch((error: unknown) => {
             throw translateDatabaseError(error);
           });
@@ -154,7 +166,9 @@ export class FrontController implements RequestChecks {
   private async resolveStore(code: string | null): Promise<Store> {
     const stores = this.options.stores();
     if (code === null) {
-      return stores ? stores.getDefaultStore() : { ...ADMIN_STORE, id: 1, code: 'default', name: 'Default Store View', websiteId: 1, storeGroupId: 1 };
+      return stores
+        ? stores.getDefaultStore()
+        : { ...ADMIN_STORE, id: 1, code: 'default', name: 'Default Store View', websiteId: 1, storeGroupId: 1 };
     }
     if (code === 'all') return ADMIN_STORE;
     const store = STORE_CODE.test(code) && stores ? await stores.getStoreByCode(code) : null;
@@ -214,11 +228,20 @@ function splitOnce(value: string, separator: string): [string, string] {
 
 /** `/rest/async/V1/...` and `/rest/async/bulk/V1/...` name no store: the default one. */
 function isAsyncPrefix(segments: readonly string[]): boolean {
-  return segments[0] === 'async' && (VERSION_SEGMENT.test(segments[1] ?? '') || (segments[1] === 'bulk' && VERSION_SEGMENT.test(segments[2] ?? '')));
+  return (
+    segments[0] === 'async' &&
+    (VERSION_SEGMENT.test(segments[1] ?? '') || (segments[1] === 'bulk' && VERSION_SEGMENT.test(segments[2] ?? '')))
+  );
 }
 
 function placeholders(store: Store, caller: Caller): Record<string, string | number | null> {
   // Magento's %customer_id% is the customer's id, and null for every other caller (integration, admin, guest).
   const customerId = (caller.type as string) === 'customer' ? caller.id : null;
-  return { store_id: store.id, store_code: store.code, caller_id: caller.id, customer_id: customerId, user_id: caller.id };
+  return {
+    store_id: store.id,
+    store_code: store.code,
+    caller_id: caller.id,
+    customer_id: customerId,
+    user_id: caller.id,
+  };
 }

@@ -17,7 +17,11 @@ import { copyParameters, LocalizedException } from '../exception/LocalizedExcept
 import type { RouteParameterInjection } from '../config/WebapiConfig.js';
 import { toSnakeCase } from './naming.js';
 
-const VALIDATION_OPTIONS: Joi.ValidationOptions = { abortEarly: false, convert: true, errors: { wrap: { label: false } } };
+const VALIDATION_OPTIONS: Joi.ValidationOptions = {
+  abortEarly: false,
+  convert: true,
+  errors: { wrap: { label: false } },
+};
 
 export interface InputSources {
   readonly pathParams: Readonly<Record<string, string>>;
@@ -81,8 +85,16 @@ export function joiErrors(error: Joi.ValidationError, root: string, schema?: Joi
     if (detail.type === 'any.required') errors.push(requiredField(path));
     else if (detail.type === 'object.unknown') errors.push(unknownField(path));
     else if (TYPE_ERRORS.has(detail.type) && context.value !== null && context.value !== undefined) {
-      errors.push(invalidType(path, detail.path, context.value, magentoType(detail.type, schema && schemaAt(schema, detail.path))));
-    } else if (detail.type === 'any.custom' && context.error instanceof InputException) errors.push(...context.error.errors);
+      errors.push(
+        invalidType(
+          path,
+          detail.path,
+          context.value,
+          magentoType(detail.type, schema && schemaAt(schema, detail.path)),
+        ),
+      );
+    } else if (detail.type === 'any.custom' && context.error instanceof InputException)
+      errors.push(...context.error.errors);
     else if (detail.type === 'any.custom' && context.error instanceof LocalizedException) {
       errors.push({ phrase: context.error.phrase, parameters: copyParameters(context.error.parameters) });
     } else errors.push(invalidFieldValue(path, context.value));
@@ -91,7 +103,13 @@ export function joiErrors(error: Joi.ValidationError, root: string, schema?: Joi
 }
 
 export class InputMapper {
-  private readonly names: { name: string; snake: string; aliases: readonly string[]; schema: Joi.Schema; required: boolean }[];
+  private readonly names: {
+    name: string;
+    snake: string;
+    aliases: readonly string[];
+    schema: Joi.Schema;
+    required: boolean;
+  }[];
 
   constructor(
     spec: MethodSpec,
@@ -114,7 +132,8 @@ export class InputMapper {
       let value = lookup(sources.pathParams, param.name, param.snake);
       if (value === undefined) value = lookup(sources.body, param.name, param.snake);
       if (value === undefined) value = lookup(sources.query, param.name, param.snake);
-      for (const alias of param.aliases) if (value === undefined) value = lookup(sources.query, alias, alias) ?? lookup(sources.body, alias, alias);
+      for (const alias of param.aliases)
+        if (value === undefined) value = lookup(sources.query, alias, alias) ?? lookup(sources.body, alias, alias);
       // Magento's ServiceInputProcessor asks isset(): a parameter sent as null is a missing one.
       if (value === null) value = undefined;
       value = this.inject(param.name, param.snake, value, sources.placeholders);

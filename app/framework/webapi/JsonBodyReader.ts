@@ -48,7 +48,12 @@ export class JsonBodyReader {
   private readonly parseJson: (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
 
   constructor(private readonly options: JsonBodyOptions) {
-    this.parseJson = express.json({ limit: options.bodyLimit, strict: false, type: () => true, verify: assertUtf8 }) as never;
+    this.parseJson = express.json({
+      limit: options.bodyLimit,
+      strict: false,
+      type: () => true,
+      verify: assertUtf8,
+    }) as never;
   }
 
   /** The JSON body, undefined when there is none; an array only where `acceptArray` (bulk requests). */
@@ -60,7 +65,8 @@ export class JsonBodyReader {
     const contentType = rawContentType.split(';')[0]!.trim().toLowerCase();
     // Magento's texts (Webapi\Rest\Request::getContentType, Rest\Request\DeserializerFactory::get), this service's 415.
     if (contentType === '') throw new WebapiException(415, CONTENT_TYPE_EMPTY);
-    if (contentType !== 'application/json' && !contentType.endsWith('+json')) throw new WebapiException(415, CONTENT_TYPE_NOT_UNDERSTOOD, [contentType]);
+    if (contentType !== 'application/json' && !contentType.endsWith('+json'))
+      throw new WebapiException(415, CONTENT_TYPE_NOT_UNDERSTOOD, [contentType]);
     // A declared length over the limit answers at once, before a byte of the body is read; the
     // connection then closes, so the rest of the body is never read either.
     const declared = Number(length);
@@ -86,7 +92,11 @@ export class JsonBodyReader {
    * broken); with `collect`, the bytes are kept and answered (the direct path), else body-parser
    * has them.
    */
-  private receive(req: Request, collect: boolean, start: (settle: (error?: unknown) => void) => void): Promise<Buffer | undefined> {
+  private receive(
+    req: Request,
+    collect: boolean,
+    start: (settle: (error?: unknown) => void) => void,
+  ): Promise<Buffer | undefined> {
     const timeoutMs = this.options.bodyTimeoutMs ?? 30_000;
     const limit = this.options.bodyLimit;
     return new Promise<Buffer | undefined>((resolve, reject) => {
@@ -106,7 +116,9 @@ export class JsonBodyReader {
       };
       // A body trickled in slowly holds a connection: past the timeout it answers 408 and the
       // connection closes. A body that has all arrived already (most, with their headers) needs no timer.
-      const timer = req.complete ? undefined : setTimeout(() => fail(new WebapiException(408, BODY_TIMEOUT, { timeout: timeoutMs })), timeoutMs);
+      const timer = req.complete
+        ? undefined
+        : setTimeout(() => fail(new WebapiException(408, BODY_TIMEOUT, { timeout: timeoutMs })), timeoutMs);
       // A chunked body has no length to check up front: answer 413 as soon as it passes the limit
       // (body-parser itself would read it to the end first). Raw bytes: inflated ones are never fewer.
       const onData = (chunk: Buffer) => {
@@ -148,7 +160,9 @@ export class JsonBodyReader {
 
   private async readWithBodyParser(req: Request): Promise<unknown> {
     await this.receive(req, false, (settle) => {
-      this.parseJson(req, req.res!, (err) => settle(err === undefined || err === null ? undefined : bodyError(err as BodyParserError)));
+      this.parseJson(req, req.res!, (err) =>
+        settle(err === undefined || err === null ? undefined : bodyError(err as BodyParserError)),
+      );
     });
     return req.body;
   }
@@ -156,7 +170,8 @@ export class JsonBodyReader {
 
 /** body-parser's verify hook: the same refusal of bytes that are not UTF-8 as the direct path. */
 function assertUtf8(_req: IncomingMessage, _res: ServerResponse, body: Buffer): void {
-  if (!isUtf8(body)) throw Object.assign(new Error('The request body is not UTF-8'), { status: 400, type: 'entity.parse.failed' });
+  if (!isUtf8(body))
+    throw Object.assign(new Error('The request body is not UTF-8'), { status: 400, type: 'entity.parse.failed' });
 }
 
 function bodyError(error: BodyParserError): LocalizedException | BodyParserError {
@@ -166,9 +181,13 @@ function bodyError(error: BodyParserError): LocalizedException | BodyParserError
     case 'entity.too.large':
       return new WebapiException(413, BODY_TOO_LARGE, { limit: error.limit ?? 0 });
     case 'charset.unsupported':
-      return new WebapiException(415, 'The charset "%charset" is not supported. Send the body as UTF-8.', { charset: error.charset ?? '' });
+      return new WebapiException(415, 'The charset "%charset" is not supported. Send the body as UTF-8.', {
+        charset: error.charset ?? '',
+      });
     case 'encoding.unsupported':
-      return new WebapiException(415, 'The content encoding "%encoding" is not supported.', { encoding: error.encoding ?? '' });
+      return new WebapiException(415, 'The content encoding "%encoding" is not supported.', {
+        encoding: error.encoding ?? '',
+      });
     case 'request.size.invalid':
     case 'request.aborted':
       return new WebapiException(400, INCOMPLETE);

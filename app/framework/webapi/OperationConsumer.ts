@@ -32,11 +32,21 @@ import { SavepointLostError, translateDatabaseError, type UnitOfWork } from '../
 import { LocalizedException, NoSuchEntityException, renderPhrase } from '../exception/LocalizedException.js';
 import { InputException } from '../exception/InputException.js';
 import type { Logger } from '../logging/logger.js';
-import { sleep, type ConsumeOptions, type Delivery, type DeliveryBatch, type QueueConnection } from '../queue/QueueConnection.js';
+import {
+  sleep,
+  type ConsumeOptions,
+  type Delivery,
+  type DeliveryBatch,
+  type QueueConnection,
+} from '../queue/QueueConnection.js';
 import type { RouteTarget } from './RouteTarget.js';
 import { httpStatusOf } from './ErrorProcessor.js';
 import { snakeCaseKeys } from './naming.js';
-import type { OperationCompletion, OperationManagementInterface, StoredOperation } from '../bulk/BulkManagementInterface.js';
+import type {
+  OperationCompletion,
+  OperationManagementInterface,
+  StoredOperation,
+} from '../bulk/BulkManagementInterface.js';
 import { decodeOperationMessage, type OperationMessage } from '../bulk/OperationMessage.js';
 import { OperationStatus } from '../bulk/OperationStatus.js';
 
@@ -88,7 +98,8 @@ export class OperationConsumer {
   run(consume: ConsumeOptions): Promise<number> {
     this.signal = consume.signal;
     const batchSize = this.options.batchSize ?? 1;
-    if (batchSize <= 1) return this.options.queue.consume(this.options.queueName, (delivery) => this.handle(delivery), consume);
+    if (batchSize <= 1)
+      return this.options.queue.consume(this.options.queueName, (delivery) => this.handle(delivery), consume);
     return this.options.queue.consumeBatches(this.options.queueName, (batch) => this.handleBatch(batch), {
       ...consume,
       batchSize,
@@ -113,12 +124,16 @@ export class OperationConsumer {
     let entries: BatchEntry[];
     const finished: Delivery[] = [];
     try {
-      const loaded = new Map((await operations.loadMany(decoded.map((d) => d.message.operation_id))).map((op) => [op.id, op]));
+      const loaded = new Map(
+        (await operations.loadMany(decoded.map((d) => d.message.operation_id))).map((op) => [op.id, op]),
+      );
       entries = [];
       for (const { delivery, message } of decoded) {
         const operation = loaded.get(message.operation_id);
-        if (!operation || operation.bulkUuid !== message.bulk_uuid) await this.handle(delivery); // orphan: the single path's rules
-        else if (operation.status !== OperationStatus.OPEN && operation.status !== OperationStatus.RETRIABLY_FAILED) finished.push(delivery);
+        if (!operation || operation.bulkUuid !== message.bulk_uuid)
+          await this.handle(delivery); // orphan: the single path's rules
+        else if (operation.status !== OperationStatus.OPEN && operation.status !== OperationStatus.RETRIABLY_FAILED)
+          finished.push(delivery);
         else entries.push({ delivery, message, operation });
       }
     } catch (error) {
@@ -132,7 +147,10 @@ export class OperationConsumer {
         for (const entry of entries) logger.debug({ operationId: entry.operation.id }, 'consumer: operation done');
         finished.push(...entries.map((entry) => entry.delivery));
       } catch (error) {
-        logger.info({ err: error, operations: entries.length }, 'consumer: batch rolled back; its operations go one at a time');
+        logger.info(
+          { err: error, operations: entries.length },
+          'consumer: batch rolled back; its operations go one at a time',
+        );
         await batch.ack(finished);
         for (const entry of entries) await this.handle(entry.delivery);
         return;
@@ -146,14 +164,19 @@ export class OperationConsumer {
     const prepared = await this.prepareBatch(entries);
     // The batch's own context carries its transaction; each operation runs in a context of its own.
     const first = entries.find((entry) => entry.operation.request)?.operation.request;
-    const context: RequestContextData = { requestId: randomUUID(), store: first?.store ?? ADMIN_STORE, caller: first?.caller ?? GUEST };
+    const context: RequestContextData = {
+      requestId: randomUUID(),
+      store: first?.store ?? ADMIN_STORE,
+      caller: first?.caller ?? GUEST,
+    };
     await requestContext.run(context, () =>
       this.options.unitOfWork.run(async () => {
         const transaction = requestContext.current()!.transaction;
         const ids = entries.map((entry) => entry.operation.id);
         // Taking the rows is the transaction's first write: a second delivery of any of them waits, then skips.
         const taken = await this.options.operations.startMany(ids);
-        if (taken !== ids.length) throw new BatchAbandoned(`${ids.length - taken} operation(s) of the batch were taken meanwhile`);
+        if (taken !== ids.length)
+          throw new BatchAbandoned(`${ids.length - taken} operation(s) of the batch were taken meanwhile`);
         const completions: OperationCompletion[] = [];
         const failures: { id: number; failure: unknown }[] = [];
         const savepoint = new OperationSavepoint(transaction!);
@@ -165,11 +188,22 @@ export class OperationConsumer {
           }
           const route = this.route(operation);
           const request = operation.request!;
-          const operationContext: RequestContextData = { requestId: randomUUID(), store: request.store, caller: request.caller, transaction };
+          const operationContext: RequestContextData = {
+            requestId: randomUUID(),
+            store: request.store,
+            caller: request.caller,
+            transaction,
+          };
           await savepoint.set();
           try {
-            const result = await requestContext.run(operationContext, () => this.options.target(route).invoke(args.args));
-            completions.push({ operationId: operation.id, result: snakeCaseKeys(result) ?? null, message: success(route) });
+            const result = await requestContext.run(operationContext, () =>
+              this.options.target(route).invoke(args.args),
+            );
+            completions.push({
+              operationId: operation.id,
+              result: snakeCaseKeys(result) ?? null,
+              message: success(route),
+            });
           } catch (error) {
             await savepoint.rollBack(); // or throws (SavepointLostError): the whole batch rolls back
             const failure = translateDatabaseError(error);
@@ -188,7 +222,9 @@ export class OperationConsumer {
    * transaction as on the synchronous route and the single path; an operation they refuse (or
    * whose request or route is gone) fails alone. A transient failure abandons the batch.
    */
-  private async prepareBatch(entries: readonly BatchEntry[]): Promise<Map<number, { args: unknown[] } | { failure: unknown }>> {
+  private async prepareBatch(
+    entries: readonly BatchEntry[],
+  ): Promise<Map<number, { args: unknown[] } | { failure: unknown }>> {
     const prepared = new Map<number, { args: unknown[] } | { failure: unknown }>();
     for (const { operation } of entries) {
       try {
@@ -196,7 +232,9 @@ export class OperationConsumer {
         const request = operation.request!;
         const target = this.options.target(route);
         const context: RequestContextData = { requestId: randomUUID(), store: request.store, caller: request.caller };
-        const args = target.prepare ? await requestContext.run(context, () => target.prepare!([...request.args])) : [...request.args];
+        const args = target.prepare
+          ? await requestContext.run(context, () => target.prepare!([...request.args]))
+          : [...request.args];
         prepared.set(operation.id, { args });
       } catch (error) {
         const failure = translateDatabaseError(error);
@@ -224,7 +262,8 @@ export class OperationConsumer {
           logger.warn({ message }, 'consumer: no such operation; dead-lettered');
           return delivery.deadLetter('no such operation');
         }
-        if (operation.status !== OperationStatus.OPEN && operation.status !== OperationStatus.RETRIABLY_FAILED) return delivery.ack();
+        if (operation.status !== OperationStatus.OPEN && operation.status !== OperationStatus.RETRIABLY_FAILED)
+          return delivery.ack();
         await this.process(operation);
         logger.debug({ operationId: operation.id }, 'consumer: operation done');
         return delivery.ack();
@@ -235,12 +274,20 @@ export class OperationConsumer {
           return delivery.ack();
         }
         if (attempt >= delays.length || this.signal.aborted) {
-          logger.warn({ err: error, operationId: message.operation_id }, 'consumer: transient failure persists; the message goes back to the queue');
-          await operations.fail(message.operation_id, OperationStatus.RETRIABLY_FAILED, describe(failure), 503).catch(() => undefined);
+          logger.warn(
+            { err: error, operationId: message.operation_id },
+            'consumer: transient failure persists; the message goes back to the queue',
+          );
+          await operations
+            .fail(message.operation_id, OperationStatus.RETRIABLY_FAILED, describe(failure), 503)
+            .catch(() => undefined);
           // Stopping (SIGTERM): hand it back at once rather than after the backoff.
           return delivery.requeue(this.signal.aborted ? 0 : (delays[delays.length - 1] ?? 1000));
         }
-        logger.info({ err: error, operationId: message.operation_id, attempt }, 'consumer: transient failure, retrying');
+        logger.info(
+          { err: error, operationId: message.operation_id, attempt },
+          'consumer: transient failure, retrying',
+        );
         await sleep(delays[attempt]!, this.signal);
       }
     }
@@ -250,7 +297,9 @@ export class OperationConsumer {
     const request = operation.request;
     const route = request ? this.routes.get(`${request.method} ${request.url}`) : undefined;
     if (!request || !route) {
-      throw new NoSuchEntityException(`The route ${request?.method ?? ''} ${request?.url ?? ''} is not served any more.`);
+      throw new NoSuchEntityException(
+        `The route ${request?.method ?? ''} ${request?.url ?? ''} is not served any more.`,
+      );
     }
     return route;
   }
@@ -274,7 +323,12 @@ export class OperationConsumer {
 
   private async recordFailure(operationId: number, failure: unknown): Promise<void> {
     if (failure instanceof LocalizedException) {
-      await this.options.operations.fail(operationId, OperationStatus.NOT_RETRIABLY_FAILED, describe(failure), httpStatusOf(failure));
+      await this.options.operations.fail(
+        operationId,
+        OperationStatus.NOT_RETRIABLY_FAILED,
+        describe(failure),
+        httpStatusOf(failure),
+      );
       return;
     }
     this.options.logger.error({ err: failure, operationId }, 'consumer: operation failed unexpectedly');
@@ -297,7 +351,8 @@ class OperationSavepoint {
 
   constructor(private readonly trx: Knex) {
     const client = (trx.client as { config?: { client?: unknown } }).config?.client;
-    this.driver = client === 'better-sqlite3' && heldSqliteConnection(trx) ? 'sqlite' : client === 'pg' ? 'postgres' : 'other';
+    this.driver =
+      client === 'better-sqlite3' && heldSqliteConnection(trx) ? 'sqlite' : client === 'pg' ? 'postgres' : 'other';
   }
 
   /** Before an operation: from here, its writes alone can be rolled back. */
@@ -334,7 +389,10 @@ class OperationSavepoint {
 
   /** On the transaction's own node-postgres connection, as a simple query (several statements, one round trip). */
   private async query(sql: string): Promise<void> {
-    const client = this.trx.client as unknown as { acquireConnection(): Promise<PgQueryable>; releaseConnection(conn: PgQueryable): Promise<unknown> };
+    const client = this.trx.client as unknown as {
+      acquireConnection(): Promise<PgQueryable>;
+      releaseConnection(conn: PgQueryable): Promise<unknown>;
+    };
     const conn = await client.acquireConnection();
     try {
       await conn.query(sql);

@@ -39,7 +39,8 @@ const SECURITY_DEFINITIONS = {
     type: 'apiKey',
     in: 'header',
     name: 'Authorization',
-    description: 'Bearer <token>: an integration token (integration:token:create) or an admin token (POST /V1/integration/admin/token)',
+    description:
+      'Bearer <token>: an integration token (integration:token:create) or an admin token (POST /V1/integration/admin/token)',
   },
   OAuth1: {
     type: 'apiKey',
@@ -77,7 +78,10 @@ function successResponse(spec: MethodSpec, extensionAttributes: ExtensionAttribu
 }
 
 function operationId(route: RouteDefinition): string {
-  const contract = route.serviceClass.split('\\').pop()!.replace(/Interface$/, '');
+  const contract = route.serviceClass
+    .split('\\')
+    .pop()!
+    .replace(/Interface$/, '');
   return `${contract.charAt(0).toLowerCase()}${contract.slice(1)}${route.serviceMethod.charAt(0).toUpperCase()}${route.serviceMethod.slice(1)}${route.method}`;
 }
 
@@ -89,9 +93,17 @@ export function generateSchema(
   const paths: Record<string, JsonObject> = {};
   const tags = new Set<string>();
   for (const [route, spec] of routes) {
-    const pathParams = new Set(route.url.split('/').filter((s) => s.startsWith(':')).map((s) => s.slice(1)));
+    const pathParams = new Set(
+      route.url
+        .split('/')
+        .filter((s) => s.startsWith(':'))
+        .map((s) => s.slice(1)),
+    );
     const url = route.url.replace(/:(\w+)/g, '{$1}');
-    const tag = route.serviceClass.split('\\').pop()!.replace(/Interface$/, '');
+    const tag = route.serviceClass
+      .split('\\')
+      .pop()!
+      .replace(/Interface$/, '');
     tags.add(tag);
     const parameters: JsonObject[] = [];
     const bodyProperties: Record<string, JsonObject> = {};
@@ -124,7 +136,11 @@ export function generateSchema(
       parameters.push({
         name: `${operationId(route)}Body`,
         in: 'body',
-        schema: { type: 'object', properties: bodyProperties, ...(bodyRequired.length ? { required: bodyRequired } : {}) },
+        schema: {
+          type: 'object',
+          properties: bodyProperties,
+          ...(bodyRequired.length ? { required: bodyRequired } : {}),
+        },
       });
     }
     paths[url] ??= {};
@@ -164,7 +180,7 @@ export function generateSchema(
 
 const ASYNC_RESPONSE = {
   type: 'object',
-  description: 'Accepted: the bulk and its operations (Magento\'s AsyncResponseInterface)',
+  description: "Accepted: the bulk and its operations (Magento's AsyncResponseInterface)",
   properties: {
     bulk_uuid: { type: 'string' },
     request_items: {
@@ -231,7 +247,11 @@ export function generateAsyncSchema(
         {
           name: `${String(operation.operationId)}BulkBody`,
           in: 'body',
-          schema: { type: 'array', minItems: 1, items: { type: 'object', properties, ...(required.length ? { required } : {}) } },
+          schema: {
+            type: 'array',
+            minItems: 1,
+            items: { type: 'object', properties, ...(required.length ? { required } : {}) },
+          },
         },
       ],
       responses,

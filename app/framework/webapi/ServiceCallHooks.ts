@@ -24,21 +24,24 @@ export interface ServiceCallHooksInterface {
   after(call: ServiceCall, args: readonly unknown[], result: unknown): Promise<unknown>;
 }
 
-export const ServiceCallHooksInterface = defineContract<ServiceCallHooksInterface>('Framework\\Webapi\\ServiceCallHooksInterface', {
-  before: {
-    params: [
-      { name: 'call', schema: Joi.object().required() },
-      { name: 'args', schema: Joi.array().required() },
-    ],
+export const ServiceCallHooksInterface = defineContract<ServiceCallHooksInterface>(
+  'Framework\\Webapi\\ServiceCallHooksInterface',
+  {
+    before: {
+      params: [
+        { name: 'call', schema: Joi.object().required() },
+        { name: 'args', schema: Joi.array().required() },
+      ],
+    },
+    after: {
+      params: [
+        { name: 'call', schema: Joi.object().required() },
+        { name: 'args', schema: Joi.array().required() },
+        { name: 'result', schema: Joi.any() },
+      ],
+    },
   },
-  after: {
-    params: [
-      { name: 'call', schema: Joi.object().required() },
-      { name: 'args', schema: Joi.array().required() },
-      { name: 'result', schema: Joi.any() },
-    ],
-  },
-});
+);
 
 /** A service call with what `webhooks:info` prints of it: each parameter's joi type, and what it answers. */
 export interface DescribedServiceCall extends ServiceCall {

@@ -54,7 +54,8 @@ const INIT = `window.addEventListener('load', function () {
 });
 `;
 
-const CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'";
+const CSP =
+  "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'";
 
 export function swaggerPage(): express.Router {
   const router = express.Router({ strict: false });

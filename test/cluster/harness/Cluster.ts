@@ -102,13 +102,33 @@ export class Cluster {
     }
     // Redis of the harness's own, in memory only, on the cache host.
     this.redis = new HostProcess(
-      spawn('ip', ['netns', 'exec', namespaceOf('cache'), 'redis-server', '--bind', HOSTS.cache.data, '--port', String(REDIS_PORT), '--save', '', '--appendonly', 'no', '--protected-mode', 'no'], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      }),
+      spawn(
+        'ip',
+        [
+          'netns',
+          'exec',
+          namespaceOf('cache'),
+          'redis-server',
+          '--bind',
+          HOSTS.cache.data,
+          '--port',
+          String(REDIS_PORT),
+          '--save',
+          '',
+          '--appendonly',
+          'no',
+          '--protected-mode',
+          'no',
+        ],
+        {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      ),
     );
     const deadline = Date.now() + 10_000;
     while (!this.redis.output.join('').includes('Ready to accept connections')) {
-      if (Date.now() > deadline || this.redis.child.exitCode !== null) throw new Error(`redis-server did not start: ${this.redis.output.join('')}`);
+      if (Date.now() > deadline || this.redis.child.exitCode !== null)
+        throw new Error(`redis-server did not start: ${this.redis.output.join('')}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
@@ -153,7 +173,8 @@ export class Cluster {
     if (host !== 'api1' && host !== 'api2') return;
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      if (proc.child.exitCode !== null) throw new Error(`${host} exited with ${proc.child.exitCode}: ${proc.output.join('')}`);
+      if (proc.child.exitCode !== null)
+        throw new Error(`${host} exited with ${proc.child.exitCode}: ${proc.output.join('')}`);
       const answer = await this.call(host, 'GET', '/health', { timeoutMs: 2000 }).catch(() => null);
       if (answer?.status === 200) return;
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -217,7 +238,9 @@ export class Cluster {
           res.on('error', reject);
         },
       );
-      req.on('timeout', () => req.destroy(new Error(`no answer from ${host} within ${options.timeoutMs ?? 60_000} ms`)));
+      req.on('timeout', () =>
+        req.destroy(new Error(`no answer from ${host} within ${options.timeoutMs ?? 60_000} ms`)),
+      );
       req.on('error', reject);
       req.end(payload);
     });

@@ -19,7 +19,9 @@ export function readDoc(file: string): Doc {
 
 /** README.md and every docs/*.md: the pages the README's content now lives in. */
 export function projectDocs(): Doc[] {
-  const pages = readdirSync(path.join(PROJECT_ROOT, 'docs')).filter((name) => name.endsWith('.md')).sort();
+  const pages = readdirSync(path.join(PROJECT_ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort();
   return [readDoc('README.md'), ...pages.map((name) => readDoc(`docs/${name}`))];
 }
 

@@ -30,10 +30,17 @@ describe('when two server processes share one database', function () {
   before(async () => {
     database = await createTestDatabase();
     const out: string[] = [];
-    const code = await runCli(['node', 'cli', 'integration:token:create', '--name', 'xp', '--all-stores'], { out: (l) => out.push(l), err: () => undefined }, { databaseUrl: database.url });
+    const code = await runCli(
+      ['node', 'cli', 'integration:token:create', '--name', 'xp', '--all-stores'],
+      { out: (l) => out.push(l), err: () => undefined },
+      { databaseUrl: database.url },
+    );
     expect(code).to.equal(0);
     token = out.pop()!;
-    servers = [ServerProcess.spawn(database.url, await freePort()), ServerProcess.spawn(database.url, await freePort())];
+    servers = [
+      ServerProcess.spawn(database.url, await freePort()),
+      ServerProcess.spawn(database.url, await freePort()),
+    ];
     await Promise.all(servers.map((s) => s.ready()));
     for (const sku of skus) {
       const res = await fetch(`${servers[0]!.url}/rest/all/V1/products`, {
@@ -43,9 +50,15 @@ describe('when two server processes share one database', function () {
       });
       expect(res.status).to.equal(200);
     }
-    const patient = await call(servers[0]!, 'POST', '/dispensary/patient', { patient: { firstname: 'Ada', lastname: 'Lovelace', email: 'ada@example.com' } });
+    const patient = await call(servers[0]!, 'POST', '/dispensary/patient', {
+      patient: { firstname: 'Ada', lastname: 'Lovelace', email: 'ada@example.com' },
+    });
     expect(patient.status).to.equal(200);
-    const recommendation = await call(servers[1]!, 'POST', `/dispensary/patient/${patient.body.patient_id}/recommendation`);
+    const recommendation = await call(
+      servers[1]!,
+      'POST',
+      `/dispensary/patient/${patient.body.patient_id}/recommendation`,
+    );
     expect(recommendation.status).to.equal(200);
     recommendationId = recommendation.body.recommendation_id as string;
   });
@@ -58,7 +71,9 @@ describe('when two server processes share one database', function () {
   it('should end parallel overlapping Add Items with exactly one item per sku and no 5xx', async () => {
     const requests = Array.from({ length: 50 }, (_, i) => {
       // Each request adds 4 skus; neighbours overlap, in different letter cases.
-      const batch = [0, 1, 2, 3].map((k) => skus[(i + k) % skus.length]!).map((sku, k) => (k % 2 ? sku.toLowerCase() : ` ${sku} `));
+      const batch = [0, 1, 2, 3]
+        .map((k) => skus[(i + k) % skus.length]!)
+        .map((sku, k) => (k % 2 ? sku.toLowerCase() : ` ${sku} `));
       return call(servers[i % 2]!, 'POST', `/dispensary/recommendation/${recommendationId}/item`, {
         recommendation: { items: batch.map((sku) => ({ sku, qty: 1 })) },
       });
@@ -72,8 +87,12 @@ describe('when two server processes share one database', function () {
 
   it('should lose no update when parallel Update Items change different fields of the same items', async () => {
     const requests = skus.flatMap((sku, i) => [
-      call(servers[0]!, 'PUT', `/dispensary/recommendation/${recommendationId}/item`, { recommendation: { items: [{ sku, qty: 10 + i, note: `note ${i}` }] } }),
-      call(servers[1]!, 'PUT', `/dispensary/recommendation/${recommendationId}/item`, { recommendation: { items: [{ sku: sku.toLowerCase(), qty: 10 + i, doctor_id: 100 + i }] } }),
+      call(servers[0]!, 'PUT', `/dispensary/recommendation/${recommendationId}/item`, {
+        recommendation: { items: [{ sku, qty: 10 + i, note: `note ${i}` }] },
+      }),
+      call(servers[1]!, 'PUT', `/dispensary/recommendation/${recommendationId}/item`, {
+        recommendation: { items: [{ sku: sku.toLowerCase(), qty: 10 + i, doctor_id: 100 + i }] },
+      }),
     ]);
     const answers = await Promise.all(requests);
     expect(answers.map((a) => a.status).filter((s) => s !== 200)).to.deep.equal([]);

@@ -35,10 +35,21 @@ describe('DeploymentConfig', () => {
       consumerBatchSize: DEFAULT_CONSUMER_BATCH_SIZE,
       consumerBatchWaitMs: DEFAULT_CONSUMER_BATCH_WAIT_MS,
     });
-    expect(config.adminLogin).to.deep.equal({ lockoutFailures: 6, lockoutMinutes: 30, rateLimit: 10, rateWindowSeconds: 60, failureDelayMs: 1000 });
+    expect(config.adminLogin).to.deep.equal({
+      lockoutFailures: 6,
+      lockoutMinutes: 30,
+      rateLimit: 10,
+      rateWindowSeconds: 60,
+      failureDelayMs: 1000,
+    });
     expect(config.databaseTimeouts).to.deep.equal({ connectMs: 5000, acquireMs: 5000, statementMs: 5000 });
     expect(config.amqpTimeouts).to.deep.equal({ heartbeatSeconds: 10, connectMs: 5000, confirmMs: 10_000 });
-    expect(config.redis).to.deep.equal({ url: null, keyPrefix: 'dispensary:', commandTimeoutMs: 250, connectTimeoutMs: 2000 });
+    expect(config.redis).to.deep.equal({
+      url: null,
+      keyPrefix: 'dispensary:',
+      commandTimeoutMs: 250,
+      connectTimeoutMs: 2000,
+    });
   });
 
   it('should read every timeout that bounds a wait on a dead link from its variable', () => {
@@ -57,12 +68,26 @@ describe('DeploymentConfig', () => {
     const config = readDeploymentConfig({}, env);
     expect(config.databaseTimeouts).to.deep.equal({ connectMs: 1, acquireMs: 2, statementMs: 0 });
     expect(config.amqpTimeouts).to.deep.equal({ heartbeatSeconds: 4, connectMs: 5, confirmMs: 6 });
-    expect(config.redis).to.deep.equal({ url: 'redis://r:6379', keyPrefix: 'x:', commandTimeoutMs: 7, connectTimeoutMs: 8 });
-    expect(() => readDeploymentConfig({}, { DB_STATEMENT_TIMEOUT_MS: '5s' })).to.throw(ConfigError, /DB_STATEMENT_TIMEOUT_MS/);
+    expect(config.redis).to.deep.equal({
+      url: 'redis://r:6379',
+      keyPrefix: 'x:',
+      commandTimeoutMs: 7,
+      connectTimeoutMs: 8,
+    });
+    expect(() => readDeploymentConfig({}, { DB_STATEMENT_TIMEOUT_MS: '5s' })).to.throw(
+      ConfigError,
+      /DB_STATEMENT_TIMEOUT_MS/,
+    );
   });
 
   it('should read the variables, and let an option override its variable', () => {
-    const env = { DATABASE_URL: 'postgres://x@h/db', MAGE_MODE: 'developer', BODY_LIMIT: '2048', AMQP_URL: 'amqp://q', ADMIN_LOCKOUT_FAILURES: '3' };
+    const env = {
+      DATABASE_URL: 'postgres://x@h/db',
+      MAGE_MODE: 'developer',
+      BODY_LIMIT: '2048',
+      AMQP_URL: 'amqp://q',
+      ADMIN_LOCKOUT_FAILURES: '3',
+    };
     const config = readDeploymentConfig({ bodyLimit: 10, amqpUrl: null, adminLogin: { lockoutFailures: 0 } }, env);
     expect(config).to.include({ databaseUrl: 'postgres://x@h/db', developerMode: true, bodyLimit: 10, amqpUrl: null });
     expect(config.adminLogin.lockoutFailures).to.equal(0);
@@ -70,18 +95,32 @@ describe('DeploymentConfig', () => {
   });
 
   it('should refuse a malformed number with a ConfigError naming the variable', () => {
-    expect(() => readDeploymentConfig({}, { ADMIN_TOKEN_RATE_LIMIT: 'ten' })).to.throw(ConfigError, /ADMIN_TOKEN_RATE_LIMIT/);
+    expect(() => readDeploymentConfig({}, { ADMIN_TOKEN_RATE_LIMIT: 'ten' })).to.throw(
+      ConfigError,
+      /ADMIN_TOKEN_RATE_LIMIT/,
+    );
     expect(() => readDeploymentConfig({}, { CONSUMER_BATCH_SIZE: '0' })).to.throw(ConfigError, /CONSUMER_BATCH_SIZE/);
-    expect(readDeploymentConfig({}, { CONSUMER_BATCH_SIZE: '7', CONSUMER_BATCH_WAIT_MS: '0' })).to.include({ consumerBatchSize: 7, consumerBatchWaitMs: 0 });
+    expect(readDeploymentConfig({}, { CONSUMER_BATCH_SIZE: '7', CONSUMER_BATCH_WAIT_MS: '0' })).to.include({
+      consumerBatchSize: 7,
+      consumerBatchWaitMs: 0,
+    });
   });
 
   it('should give the CLI, knexfile.ts and server.ts their settings from the same place', () => {
     expect(databaseUrl({})).to.equal(DEFAULT_DATABASE_URL);
     expect(databaseUrl({ DATABASE_URL: 'mysql://r@h/t' })).to.equal('mysql://r@h/t');
-    expect([isDeveloperMode({}), isDeveloperMode({ MAGE_MODE: 'developer' }), isDeveloperMode({ MAGE_MODE: 'production' })]).to.deep.equal([false, true, false]);
+    expect([
+      isDeveloperMode({}),
+      isDeveloperMode({ MAGE_MODE: 'developer' }),
+      isDeveloperMode({ MAGE_MODE: 'production' }),
+    ]).to.deep.equal([false, true, false]);
     expect([logLevel('warn', {}), logLevel('warn', { LOG_LEVEL: 'debug' })]).to.deep.equal(['warn', 'debug']);
     expect(readServerSettings({})).to.deep.equal({ port: 3000, host: undefined, shutdownGraceMs: 10_000 });
-    expect(readServerSettings({ PORT: '8080', HOST: '127.0.0.1', SHUTDOWN_GRACE_MS: '500' })).to.deep.equal({ port: 8080, host: '127.0.0.1', shutdownGraceMs: 500 });
+    expect(readServerSettings({ PORT: '8080', HOST: '127.0.0.1', SHUTDOWN_GRACE_MS: '500' })).to.deep.equal({
+      port: 8080,
+      host: '127.0.0.1',
+      shutdownGraceMs: 500,
+    });
   });
 
   it('should read which modules are enabled from etc/config.json, or the file MODULE_CONFIG_FILE names', () => {
@@ -93,7 +132,13 @@ describe('DeploymentConfig', () => {
 
   it("should give a listener PORT and HOST over its own defaults (the benchmark's reference servers)", () => {
     expect(readListenAddress({ port: 3002, host: '127.0.0.1' }, {})).to.deep.equal({ port: 3002, host: '127.0.0.1' });
-    expect(readListenAddress({ port: 3002, host: '127.0.0.1' }, { PORT: '4100', HOST: '0.0.0.0' })).to.deep.equal({ port: 4100, host: '0.0.0.0' });
-    expect(readListenAddress({ port: 3001, host: undefined }, { PORT: '4101' })).to.deep.equal({ port: 4101, host: undefined });
+    expect(readListenAddress({ port: 3002, host: '127.0.0.1' }, { PORT: '4100', HOST: '0.0.0.0' })).to.deep.equal({
+      port: 4100,
+      host: '0.0.0.0',
+    });
+    expect(readListenAddress({ port: 3001, host: undefined }, { PORT: '4101' })).to.deep.equal({
+      port: 4101,
+      host: undefined,
+    });
   });
 });

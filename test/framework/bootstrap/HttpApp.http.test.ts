@@ -27,7 +27,9 @@ describe('HttpApp', () => {
   });
 
   it('should mount the front controller on /rest, with the routes of the enabled modules and their schema', async () => {
-    const item = await request(shop.t.http).get('/rest/default/V1/fixture/items/A-1').set('Authorization', 'Bearer good');
+    const item = await request(shop.t.http)
+      .get('/rest/default/V1/fixture/items/A-1')
+      .set('Authorization', 'Bearer good');
     expect(item.status).to.equal(200);
     expect(item.body).to.deep.equal({ sku: 'A-1', item_name: 'Item A-1', qty_on_hand: 5, unit_price: 9.5 });
     const schema = await request(shop.t.http).get('/rest/default/schema');
@@ -46,7 +48,11 @@ describe('HttpApp', () => {
   });
 
   it("should answer Magento's JSON 404 for any other path and method", async () => {
-    for (const res of [await request(shop.t.http).get('/nowhere'), await request(shop.t.http).post('/index.php').send({ a: 1 }), await request(shop.t.http).delete('/')]) {
+    for (const res of [
+      await request(shop.t.http).get('/nowhere'),
+      await request(shop.t.http).post('/index.php').send({ a: 1 }),
+      await request(shop.t.http).delete('/'),
+    ]) {
       expect(res.status).to.equal(404);
       expect(res.type).to.equal('application/json');
       expect(res.body).to.deep.equal(NO_ROUTE);

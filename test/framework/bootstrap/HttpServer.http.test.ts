@@ -23,7 +23,9 @@ describe('HttpServer: the real server around the Express app', () => {
 
   it("should make requests and responses with the Express app's own prototypes, so Express never swaps them", async () => {
     prototypes.length = 0;
-    const res = await request(`http://127.0.0.1:${server.port}`).get('/rest/V1/store/storeViews').set('Authorization', `Bearer ${d.token}`);
+    const res = await request(`http://127.0.0.1:${server.port}`)
+      .get('/rest/V1/store/storeViews')
+      .set('Authorization', `Bearer ${d.token}`);
     expect(res.status).to.equal(200);
     const express = d.t.app.http();
     expect(prototypes).to.have.length(1);
@@ -50,7 +52,9 @@ describe('HttpServer: the real server around the Express app', () => {
       ['PROTO-1', 1],
       ['PROTO-2', 3],
     ]);
-    const read = await base.get(`/rest/default/V1/dispensary/recommendation/${id}?fields=items[sku]`).set('Authorization', `Bearer ${d.token}`);
+    const read = await base
+      .get(`/rest/default/V1/dispensary/recommendation/${id}?fields=items[sku]`)
+      .set('Authorization', `Bearer ${d.token}`);
     expect(read.body).to.deep.equal({ items: [{ sku: 'PROTO-1' }, { sku: 'PROTO-2' }] });
     const invalid = await base
       .put(`/rest/default/V1/dispensary/recommendation/${id}/item`)

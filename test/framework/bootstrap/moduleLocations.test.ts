@@ -32,7 +32,9 @@ describe('moduleLocations', () => {
 
   describe('moduleSourcesOf', () => {
     it('should answer modules/ and its compiled copy unless told otherwise', () => {
-      expect(moduleSourcesOf({})).to.deep.equal([{ modulesDir: path.join(PROJECT_ROOT, 'modules'), codeDir: path.join(DIST_ROOT, 'modules') }]);
+      expect(moduleSourcesOf({})).to.deep.equal([
+        { modulesDir: path.join(PROJECT_ROOT, 'modules'), codeDir: path.join(DIST_ROOT, 'modules') },
+      ]);
       const own = [{ modulesDir: '/a', codeDir: '/b' }];
       expect(moduleSourcesOf({ moduleSources: own })).to.equal(own);
     });

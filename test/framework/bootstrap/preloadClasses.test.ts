@@ -14,7 +14,9 @@ describe('preloadClasses: every class the configuration names is loaded at start
   const boot = () => tree.boot('webapi_rest');
   const diFile = () => tree.path('Fixture_Dispatch', 'etc/di.xml');
   const withDi = (body: string, webapi?: string) =>
-    tree.module('Fixture_Dispatch', { files: { 'etc/di.xml': configXml(body), ...(webapi ? { 'etc/webapi.xml': routesXml(webapi) } : {}) } });
+    tree.module('Fixture_Dispatch', {
+      files: { 'etc/di.xml': configXml(body), ...(webapi ? { 'etc/webapi.xml': routesXml(webapi) } : {}) },
+    });
 
   describe('when a class named in di.xml does not resolve', () => {
     it('should name the file and the class when there is no such file', async () => {
@@ -33,7 +35,9 @@ describe('preloadClasses: every class the configuration names is loaded at start
     });
 
     it('should name the file and the class of an object argument', async () => {
-      withDi(`<type name="${DISPATCHER}"><arguments><argument name="x" xsi:type="array"><item name="y" xsi:type="object">${NS}\\Api\\Nothing</item></argument></arguments></type>`);
+      withDi(
+        `<type name="${DISPATCHER}"><arguments><argument name="x" xsi:type="array"><item name="y" xsi:type="object">${NS}\\Api\\Nothing</item></argument></arguments></type>`,
+      );
       await expectConfigError(boot, diFile(), `${NS}\\Api\\Nothing`);
     });
 

@@ -20,7 +20,9 @@ describe('validateRoutes: webapi.xml routes checked against their contracts at s
   const boot = () => tree.boot('webapi_rest');
   const webapiFile = () => tree.path('Fixture_Dispatch', 'etc/webapi.xml');
   const withDi = (body: string, webapi?: string) =>
-    tree.module('Fixture_Dispatch', { files: { 'etc/di.xml': configXml(body), ...(webapi ? { 'etc/webapi.xml': routesXml(webapi) } : {}) } });
+    tree.module('Fixture_Dispatch', {
+      files: { 'etc/di.xml': configXml(body), ...(webapi ? { 'etc/webapi.xml': routesXml(webapi) } : {}) },
+    });
 
   describe('when a route is wrong', () => {
     it('should fail on a method the contract does not have, naming the file, the route and the method', async () => {

@@ -18,7 +18,15 @@ describe('CLI', () => {
       const { code, out } = await tree.cli(['--help']);
       expect(code).to.equal(0);
       const text = out.join('\n');
-      for (const command of ['module:status', 'setup:upgrade', 'dev:plugin:list', 'dev:event:list', 'dev:route:list', 'queue:consumers:start']) expect(text).to.contain(command);
+      for (const command of [
+        'module:status',
+        'setup:upgrade',
+        'dev:plugin:list',
+        'dev:event:list',
+        'dev:route:list',
+        'queue:consumers:start',
+      ])
+        expect(text).to.contain(command);
     });
   });
 

@@ -15,7 +15,6 @@ import ts from 'typescript';
 import { PROJECT_ROOT } from '../../../app/bootstrap/paths.js';
 import { compileDi } from '../../../app/framework/compile/DiCompiler.js';
 
-
 const FILES: Record<string, string> = {
   'etc/module.xml': `<?xml version="1.0"?><config><module name="Fixture_MODULE"/></config>`,
   'etc/di.xml': `<?xml version="1.0"?><config>
@@ -169,7 +168,11 @@ describe('setup:di:compile: what the compiler checks', function () {
     root = mkdtempSync(path.join(PROJECT_ROOT, 'var', 'di-compile-'));
     const modulesDir = path.join(root, 'modules');
     for (const [name, changes] of Object.entries(CASES)) writeModule(modulesDir, name, changes);
-    const result = compileDi({ projectRoot: PROJECT_ROOT, modulesDirs: [modulesDir], outDir: path.join(root, 'generated') });
+    const result = compileDi({
+      projectRoot: PROJECT_ROOT,
+      modulesDirs: [modulesDir],
+      outDir: path.join(root, 'generated'),
+    });
     const options: ts.CompilerOptions = {
       target: ts.ScriptTarget.ES2022,
       module: ts.ModuleKind.NodeNext,
@@ -180,12 +183,20 @@ describe('setup:di:compile: what the compiler checks', function () {
       experimentalDecorators: true,
       types: ['node'],
     };
-    const plugins = Object.keys(CASES).map((name) => path.join(modulesDir, 'Fixture', name, 'Plugin', 'ThingPlugin.ts'));
-    const program = ts.createProgram({ rootNames: [...result.files.filter((f) => f.endsWith('.ts')), ...plugins], options });
+    const plugins = Object.keys(CASES).map((name) =>
+      path.join(modulesDir, 'Fixture', name, 'Plugin', 'ThingPlugin.ts'),
+    );
+    const program = ts.createProgram({
+      rootNames: [...result.files.filter((f) => f.endsWith('.ts')), ...plugins],
+      options,
+    });
     for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
       const file = diagnostic.file ? path.relative(root, diagnostic.file.fileName) : '';
       const name = /Fixture_(\w+)\.ts$/.exec(file)?.[1] ?? /modules\/Fixture\/(\w+)\//.exec(file)?.[1] ?? '?';
-      errors.set(name, [...(errors.get(name) ?? []), `${file}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`]);
+      errors.set(name, [
+        ...(errors.get(name) ?? []),
+        `${file}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`,
+      ]);
     }
   });
   after(() => rmSync(root, { recursive: true, force: true }));
@@ -209,7 +220,9 @@ describe('setup:di:compile: what the compiler checks', function () {
   it('should fail on an after plugin with a wrong return type', () => {
     const [error, ...more] = errorsOf('WrongReturn');
     expect(more).to.deep.equal([]);
-    expect(error).to.include(`Type 'Pick<ThingPlugin, "afterRename">' does not satisfy the constraint '{ afterRename: AfterPlugin<ThingServiceInterface, "rename">; }'`);
+    expect(error).to.include(
+      `Type 'Pick<ThingPlugin, "afterRename">' does not satisfy the constraint '{ afterRename: AfterPlugin<ThingServiceInterface, "rename">; }'`,
+    );
     expect(error).to.include("The types returned by 'afterRename(...)' are incompatible");
     expect(error).to.include("Type 'string' is not assignable to type 'ThingInterface | Promise<ThingInterface>'");
   });
@@ -217,7 +230,9 @@ describe('setup:di:compile: what the compiler checks', function () {
   it('should fail on a plugin that takes more arguments than the target passes', () => {
     const [error, ...more] = errorsOf('WrongArity');
     expect(more).to.deep.equal([]);
-    expect(error).to.include(`Type 'Pick<ThingPlugin, "beforeRename">' does not satisfy the constraint '{ beforeRename: BeforePlugin<ThingServiceInterface, "rename">; }'`);
+    expect(error).to.include(
+      `Type 'Pick<ThingPlugin, "beforeRename">' does not satisfy the constraint '{ beforeRename: BeforePlugin<ThingServiceInterface, "rename">; }'`,
+    );
     expect(error).to.include('Target signature provides too few arguments. Expected 4 or more, but got 3');
   });
 
@@ -231,26 +246,34 @@ describe('setup:di:compile: what the compiler checks', function () {
   it('should fail on a plugin method for a method the target does not have', () => {
     const [error, ...more] = errorsOf('MissingMethod');
     expect(more).to.deep.equal([]);
-    expect(error).to.include(`Type 'Pick<ThingPlugin, "afterRemove">' does not satisfy the constraint '{ afterRemove: NoSuchTargetMethod<ThingServiceInterface, "remove">; }'`);
+    expect(error).to.include(
+      `Type 'Pick<ThingPlugin, "afterRemove">' does not satisfy the constraint '{ afterRemove: NoSuchTargetMethod<ThingServiceInterface, "remove">; }'`,
+    );
   });
 
   it('should check a plugin method the class inherits', () => {
     const [error, ...more] = errorsOf('Inherited');
     expect(more).to.deep.equal([]);
-    expect(error).to.include(`Type 'Pick<ThingPlugin, "afterCount">' does not satisfy the constraint '{ afterCount: AfterPlugin<ThingServiceInterface, "count">; }'`);
+    expect(error).to.include(
+      `Type 'Pick<ThingPlugin, "afterCount">' does not satisfy the constraint '{ afterCount: AfterPlugin<ThingServiceInterface, "count">; }'`,
+    );
     expect(error).to.include("Type 'string' is not assignable to type 'number'");
   });
 
   it('should check the methods of a plugin whose parent class it cannot read, each once', () => {
     const [error, ...more] = errorsOf('UnreadParent');
     expect(more).to.deep.equal([]);
-    expect(error).to.include(`Type 'Pick<ThingPlugin, "afterCount">' does not satisfy the constraint '{ afterCount: AfterPlugin<ThingServiceInterface, "count">; }'`);
+    expect(error).to.include(
+      `Type 'Pick<ThingPlugin, "afterCount">' does not satisfy the constraint '{ afterCount: AfterPlugin<ThingServiceInterface, "count">; }'`,
+    );
   });
 
   it('should refuse a subject typed unknown, as Magento refuses an untyped $subject, naming the type to write', () => {
     const [error, ...more] = errorsOf('UnknownSubject');
     expect(more).to.deep.equal([]);
-    expect(error).to.include(`Type '"typed"' does not satisfy the constraint '"ThingPlugin::beforeRename: type its subject as Fixture\\\\UnknownSubject\\\\Api\\\\ThingServiceInterface, not unknown"'`);
+    expect(error).to.include(
+      `Type '"typed"' does not satisfy the constraint '"ThingPlugin::beforeRename: type its subject as Fixture\\\\UnknownSubject\\\\Api\\\\ThingServiceInterface, not unknown"'`,
+    );
   });
 
   it('should fail on a preference class that does not implement its contract', () => {
@@ -263,20 +286,30 @@ describe('setup:di:compile: what the compiler checks', function () {
   it('should fail on an observer that expects data its event does not carry', () => {
     const [error, ...more] = errorsOf('ObserverData');
     expect(more).to.deep.equal([]);
-    expect(error).to.include("Type 'RenameObserver' does not satisfy the constraint 'ObserverOf<{ thing: ThingInterface; previous: string; }>'");
+    expect(error).to.include(
+      "Type 'RenameObserver' does not satisfy the constraint 'ObserverOf<{ thing: ThingInterface; previous: string; }>'",
+    );
     expect(error).to.include("Property 'sku' is missing in type 'ThingInterface'");
   });
 
   it('should type extension attributes as declared: a string where the XML says int fails', () => {
     const [error, ...more] = errorsOf('ExtensionType');
     expect(more).to.deep.equal([]);
-    expect(error).to.match(/^modules\/Fixture\/ExtensionType\/Plugin\/ThingPlugin\.ts: Type 'string' is not assignable to type 'number'/);
+    expect(error).to.match(
+      /^modules\/Fixture\/ExtensionType\/Plugin\/ThingPlugin\.ts: Type 'string' is not assignable to type 'number'/,
+    );
   });
 
   it('should leave extension attributes untyped on a data interface that declares no ...ExtensionInterface, saying what to add', () => {
     const modulesDir = path.join(root, 'untyped');
-    writeModule(modulesDir, 'Untyped', { 'Api/Data/ThingInterface.ts': `export interface ThingInterface { id: number; name: string }` });
-    const result = compileDi({ projectRoot: PROJECT_ROOT, modulesDirs: [modulesDir], outDir: path.join(root, 'generated-untyped') });
+    writeModule(modulesDir, 'Untyped', {
+      'Api/Data/ThingInterface.ts': `export interface ThingInterface { id: number; name: string }`,
+    });
+    const result = compileDi({
+      projectRoot: PROJECT_ROOT,
+      modulesDirs: [modulesDir],
+      outDir: path.join(root, 'generated-untyped'),
+    });
     expect(result.untyped).to.have.length(1);
     expect(result.untyped[0]).to.match(
       /extension attributes for Fixture\\Untyped\\Api\\Data\\ThingInterface stay untyped: .*ThingInterface\.ts exports no interface ThingExtensionInterface \(declare `export interface ThingExtensionInterface \{\}` there/,
@@ -288,7 +321,11 @@ describe('setup:di:compile: what the compiler checks', function () {
     const second = path.join(root, 'copy-second');
     writeModule(first, 'Copied', {});
     writeModule(second, 'Copied', {});
-    const result = compileDi({ projectRoot: PROJECT_ROOT, modulesDirs: [first, second], outDir: path.join(root, 'generated-copied') });
+    const result = compileDi({
+      projectRoot: PROJECT_ROOT,
+      modulesDirs: [first, second],
+      outDir: path.join(root, 'generated-copied'),
+    });
     const generated = result.files.filter((file) => file.endsWith('Fixture_Copied.ts'));
     expect(generated).to.have.length(1);
     expect(readFileSync(generated[0]!, 'utf8')).to.contain(path.join('copy-first', 'Fixture', 'Copied'));

@@ -28,14 +28,20 @@ describe('di.xml reader', () => {
   });
   afterEach(() => tree.remove());
 
-  const read = (area: 'global' | 'webapi_rest' = 'global'): DiConfig => readDiConfig(loadModules(tree.sources(), tree.configFile), area);
+  const read = (area: 'global' | 'webapi_rest' = 'global'): DiConfig =>
+    readDiConfig(loadModules(tree.sources(), tree.configFile), area);
   const di = (module: string, body: string, file = 'etc/di.xml', sequence: string[] = []) =>
     tree.module(module, { sequence, files: { [file]: configXml(body) } });
 
   describe('when modules declare preferences', () => {
     it('should let a later module replace an earlier preference for the same contract', () => {
       di('Acme_Base', '<preference for="Acme\\Base\\Api\\FooInterface" type="Acme\\Base\\Model\\Foo"/>');
-      di('Acme_Custom', '<preference for="Acme\\Base\\Api\\FooInterface" type="Acme\\Custom\\Model\\BetterFoo"/>', 'etc/di.xml', ['Acme_Base']);
+      di(
+        'Acme_Custom',
+        '<preference for="Acme\\Base\\Api\\FooInterface" type="Acme\\Custom\\Model\\BetterFoo"/>',
+        'etc/di.xml',
+        ['Acme_Base'],
+      );
       const preference = read().preferences.get('Acme\\Base\\Api\\FooInterface');
       expect(preference?.type).to.equal('Acme\\Custom\\Model\\BetterFoo');
       expect(preference?.file).to.equal(tree.path('Acme_Custom', 'etc/di.xml'));
@@ -44,7 +50,12 @@ describe('di.xml reader', () => {
     it('should follow load order, not alphabetical order, when merging', () => {
       // Zed_Base loads first because Acme_Custom depends on it.
       di('Zed_Base', '<preference for="Zed\\Base\\Api\\FooInterface" type="Zed\\Base\\Model\\Foo"/>');
-      di('Acme_Custom', '<preference for="Zed\\Base\\Api\\FooInterface" type="Acme\\Custom\\Model\\Foo"/>', 'etc/di.xml', ['Zed_Base']);
+      di(
+        'Acme_Custom',
+        '<preference for="Zed\\Base\\Api\\FooInterface" type="Acme\\Custom\\Model\\Foo"/>',
+        'etc/di.xml',
+        ['Zed_Base'],
+      );
       expect(read().preferences.get('Zed\\Base\\Api\\FooInterface')?.type).to.equal('Acme\\Custom\\Model\\Foo');
     });
   });
@@ -111,13 +122,26 @@ describe('di.xml reader', () => {
         ['Acme_Base'],
       );
       const args = read().types.get('Framework\\Console\\CommandList')!.arguments;
-      expect(plain(args.get('commands'))).to.deep.equal({ a: 'base a', b: 'custom b', group: { x: 1, y: 2 }, c: 'custom c' });
+      expect(plain(args.get('commands'))).to.deep.equal({
+        a: 'base a',
+        b: 'custom b',
+        group: { x: 1, y: 2 },
+        c: 'custom c',
+      });
       expect(plain(args.get('title'))).to.equal('custom');
     });
 
     it('should let a later module replace an array argument by a scalar of the same name', () => {
-      di('Acme_Base', '<type name="Acme\\Base\\Model\\Foo"><arguments><argument name="x" xsi:type="array"><item name="a" xsi:type="string">1</item></argument></arguments></type>');
-      di('Acme_Custom', '<type name="Acme\\Base\\Model\\Foo"><arguments><argument name="x" xsi:type="null"/></arguments></type>', 'etc/di.xml', ['Acme_Base']);
+      di(
+        'Acme_Base',
+        '<type name="Acme\\Base\\Model\\Foo"><arguments><argument name="x" xsi:type="array"><item name="a" xsi:type="string">1</item></argument></arguments></type>',
+      );
+      di(
+        'Acme_Custom',
+        '<type name="Acme\\Base\\Model\\Foo"><arguments><argument name="x" xsi:type="null"/></arguments></type>',
+        'etc/di.xml',
+        ['Acme_Base'],
+      );
       expect(plain(read().types.get('Acme\\Base\\Model\\Foo')!.arguments.get('x'))).to.equal(null);
     });
   });
@@ -193,8 +217,14 @@ describe('di.xml reader', () => {
       expect(rest.get('log')!.sortOrder).to.equal(50);
     });
 
-    it('should not read another area\'s file', () => {
-      tree.file('Acme_Base', 'etc/crontab/di.xml', configXml('<type name="Acme\\Base\\Api\\FooInterface"><plugin name="cron" type="Acme\\Base\\Plugin\\Cron"/></type>'));
+    it("should not read another area's file", () => {
+      tree.file(
+        'Acme_Base',
+        'etc/crontab/di.xml',
+        configXml(
+          '<type name="Acme\\Base\\Api\\FooInterface"><plugin name="cron" type="Acme\\Base\\Plugin\\Cron"/></type>',
+        ),
+      );
       expect(read('webapi_rest').types.get('Acme\\Base\\Api\\FooInterface')!.plugins.has('cron')).to.equal(false);
     });
   });
@@ -204,20 +234,72 @@ describe('di.xml reader', () => {
 
     const cases: [string, string, string[]][] = [
       ['an unknown top-level element', '<prefernce for="A\\B\\C" type="A\\B\\D"/>', ['<prefernce>']],
-      ['an unknown element inside <type>', '<type name="A\\B\\C"><argument name="x" xsi:type="string">1</argument></type>', ['<argument>', '<type>']],
-      ['an unknown element inside <arguments>', '<type name="A\\B\\C"><arguments><item name="x" xsi:type="string">1</item></arguments></type>', ['<item>']],
-      ['an unknown attribute on <plugin>', '<type name="A\\B\\C"><plugin name="p" type="A\\B\\P" sort_order="1"/></type>', ['"sort_order"', '<plugin>']],
-      ['an unknown attribute on <preference>', '<preference for="A\\B\\C" type="A\\B\\D" shared="false"/>', ['"shared"', '<preference>']],
+      [
+        'an unknown element inside <type>',
+        '<type name="A\\B\\C"><argument name="x" xsi:type="string">1</argument></type>',
+        ['<argument>', '<type>'],
+      ],
+      [
+        'an unknown element inside <arguments>',
+        '<type name="A\\B\\C"><arguments><item name="x" xsi:type="string">1</item></arguments></type>',
+        ['<item>'],
+      ],
+      [
+        'an unknown attribute on <plugin>',
+        '<type name="A\\B\\C"><plugin name="p" type="A\\B\\P" sort_order="1"/></type>',
+        ['"sort_order"', '<plugin>'],
+      ],
+      [
+        'an unknown attribute on <preference>',
+        '<preference for="A\\B\\C" type="A\\B\\D" shared="false"/>',
+        ['"shared"', '<preference>'],
+      ],
       ['a missing required attribute', '<preference for="A\\B\\C"/>', ['"type"', '<preference>']],
-      ['a bad xsi:type', '<type name="A\\B\\C"><arguments><argument name="x" xsi:type="int">1</argument></arguments></type>', ['"int"', 'A\\B\\C', '"x"']],
-      ['a bad xsi:type on an item', '<type name="A\\B\\C"><arguments><argument name="x" xsi:type="array"><item name="i" xsi:type="const">1</item></argument></arguments></type>', ['"const"', '"i"']],
-      ['a number argument that is not a number', '<type name="A\\B\\C"><arguments><argument name="x" xsi:type="number">ten</argument></arguments></type>', ['"ten"', '"x"']],
-      ['a boolean argument that is not a boolean', '<type name="A\\B\\C"><arguments><argument name="x" xsi:type="boolean">yes</argument></arguments></type>', ['"yes"']],
-      ['an object argument without a class', '<type name="A\\B\\C"><arguments><argument name="x" xsi:type="object"></argument></arguments></type>', ['"object"', '"x"']],
-      ['an array argument with text', '<type name="A\\B\\C"><arguments><argument name="x" xsi:type="array">oops</argument></arguments></type>', ['"array"']],
-      ['a non-integer sortOrder', '<type name="A\\B\\C"><plugin name="p" type="A\\B\\P" sortOrder="first"/></type>', ['sortOrder', '"p"', '"first"']],
-      ['a fractional sortOrder', '<type name="A\\B\\C"><plugin name="p" type="A\\B\\P" sortOrder="1.5"/></type>', ['sortOrder', '"1.5"']],
-      ['a bad disabled value', '<type name="A\\B\\C"><plugin name="p" type="A\\B\\P" disabled="yes"/></type>', ['disabled', '"yes"']],
+      [
+        'a bad xsi:type',
+        '<type name="A\\B\\C"><arguments><argument name="x" xsi:type="int">1</argument></arguments></type>',
+        ['"int"', 'A\\B\\C', '"x"'],
+      ],
+      [
+        'a bad xsi:type on an item',
+        '<type name="A\\B\\C"><arguments><argument name="x" xsi:type="array"><item name="i" xsi:type="const">1</item></argument></arguments></type>',
+        ['"const"', '"i"'],
+      ],
+      [
+        'a number argument that is not a number',
+        '<type name="A\\B\\C"><arguments><argument name="x" xsi:type="number">ten</argument></arguments></type>',
+        ['"ten"', '"x"'],
+      ],
+      [
+        'a boolean argument that is not a boolean',
+        '<type name="A\\B\\C"><arguments><argument name="x" xsi:type="boolean">yes</argument></arguments></type>',
+        ['"yes"'],
+      ],
+      [
+        'an object argument without a class',
+        '<type name="A\\B\\C"><arguments><argument name="x" xsi:type="object"></argument></arguments></type>',
+        ['"object"', '"x"'],
+      ],
+      [
+        'an array argument with text',
+        '<type name="A\\B\\C"><arguments><argument name="x" xsi:type="array">oops</argument></arguments></type>',
+        ['"array"'],
+      ],
+      [
+        'a non-integer sortOrder',
+        '<type name="A\\B\\C"><plugin name="p" type="A\\B\\P" sortOrder="first"/></type>',
+        ['sortOrder', '"p"', '"first"'],
+      ],
+      [
+        'a fractional sortOrder',
+        '<type name="A\\B\\C"><plugin name="p" type="A\\B\\P" sortOrder="1.5"/></type>',
+        ['sortOrder', '"1.5"'],
+      ],
+      [
+        'a bad disabled value',
+        '<type name="A\\B\\C"><plugin name="p" type="A\\B\\P" disabled="yes"/></type>',
+        ['disabled', '"yes"'],
+      ],
       ['a bad shared value', '<type name="A\\B\\C" shared="no"/>', ['shared', '"no"']],
       ['text where none belongs', '<type name="A\\B\\C">stray</type>', ['"stray"']],
     ];

@@ -54,7 +54,10 @@ describe('webapi.xml reader', () => {
     });
 
     it('should let a later module replace a route with the same method and url', () => {
-      webapi('Acme_Base', `<route url="/V1/foo" method="GET">${SERVICE}${ANONYMOUS}</route><route url="/V1/foo" method="POST">${SERVICE}${ANONYMOUS}</route>`);
+      webapi(
+        'Acme_Base',
+        `<route url="/V1/foo" method="GET">${SERVICE}${ANONYMOUS}</route><route url="/V1/foo" method="POST">${SERVICE}${ANONYMOUS}</route>`,
+      );
       webapi(
         'Acme_Custom',
         `<route url="/V1/foo" method="GET"><service class="Acme\\Custom\\Api\\BetterFooInterface" method="get"/>${ANONYMOUS}</route>`,
@@ -70,14 +73,42 @@ describe('webapi.xml reader', () => {
 
   describe('when webapi.xml is invalid', () => {
     const cases: [string, string, string[]][] = [
-      ['an unknown element', `<route url="/V1/foo" method="GET">${SERVICE}${ANONYMOUS}<acl/></route>`, ['<acl>', '<route>']],
-      ['an unknown attribute', `<route url="/V1/foo" method="GET" auth="none">${SERVICE}${ANONYMOUS}</route>`, ['"auth"', '<route>']],
-      ['an unknown attribute on <parameter>', `<route url="/V1/foo" method="GET">${SERVICE}${ANONYMOUS}<data><parameter name="a" forced="true">1</parameter></data></route>`, ['"forced"']],
-      ['an unknown HTTP method', `<route url="/V1/foo" method="FETCH">${SERVICE}${ANONYMOUS}</route>`, ['"FETCH"', '/V1/foo']],
+      [
+        'an unknown element',
+        `<route url="/V1/foo" method="GET">${SERVICE}${ANONYMOUS}<acl/></route>`,
+        ['<acl>', '<route>'],
+      ],
+      [
+        'an unknown attribute',
+        `<route url="/V1/foo" method="GET" auth="none">${SERVICE}${ANONYMOUS}</route>`,
+        ['"auth"', '<route>'],
+      ],
+      [
+        'an unknown attribute on <parameter>',
+        `<route url="/V1/foo" method="GET">${SERVICE}${ANONYMOUS}<data><parameter name="a" forced="true">1</parameter></data></route>`,
+        ['"forced"'],
+      ],
+      [
+        'an unknown HTTP method',
+        `<route url="/V1/foo" method="FETCH">${SERVICE}${ANONYMOUS}</route>`,
+        ['"FETCH"', '/V1/foo'],
+      ],
       ['a url without a version', `<route url="/foo" method="GET">${SERVICE}${ANONYMOUS}</route>`, ['"/foo"']],
-      ['a route without a service', `<route url="/V1/foo" method="GET">${ANONYMOUS}</route>`, ['GET /V1/foo', '<service>']],
-      ['a route without resources', `<route url="/V1/foo" method="GET">${SERVICE}</route>`, ['GET /V1/foo', '<resources>']],
-      ['a bad force value', `<route url="/V1/foo" method="GET">${SERVICE}${ANONYMOUS}<data><parameter name="a" force="always">1</parameter></data></route>`, ['"always"']],
+      [
+        'a route without a service',
+        `<route url="/V1/foo" method="GET">${ANONYMOUS}</route>`,
+        ['GET /V1/foo', '<service>'],
+      ],
+      [
+        'a route without resources',
+        `<route url="/V1/foo" method="GET">${SERVICE}</route>`,
+        ['GET /V1/foo', '<resources>'],
+      ],
+      [
+        'a bad force value',
+        `<route url="/V1/foo" method="GET">${SERVICE}${ANONYMOUS}<data><parameter name="a" force="always">1</parameter></data></route>`,
+        ['"always"'],
+      ],
     ];
     for (const [what, body, fragments] of cases) {
       it(`should fail on ${what}, naming the file and the offending value`, async () => {
@@ -129,7 +160,12 @@ describe('acl.xml reader', () => {
       ['Acme_Base'],
     );
     const resources = read();
-    expect(resources.get('Acme_Base::foo')).to.deep.equal({ id: 'Acme_Base::foo', title: 'Foo, renamed', parent: 'Magento_Backend::admin', module: 'Acme_Base' });
+    expect(resources.get('Acme_Base::foo')).to.deep.equal({
+      id: 'Acme_Base::foo',
+      title: 'Foo, renamed',
+      parent: 'Magento_Backend::admin',
+      module: 'Acme_Base',
+    });
     expect(resources.get('Acme_Custom::more')!.parent).to.equal('Acme_Base::foo');
   });
 

@@ -13,9 +13,19 @@ interface Row {
   note: string | null;
 }
 
-const ALL = preparedQuery<{ min: number }, Row[]>((db, p) => db('pq').where('n', '>=', p('min')).orderBy('k').select('k', 'n', 'note'));
-const ONE = preparedQuery<{ k: string }, Row | undefined>((db, p) => db('pq').where({ k: p('k') }).first('k', 'n', 'note'));
-const SET_NOTE = preparedQuery<{ k: string; note: string | null }, number>((db, p) => db('pq').where({ k: p('k') }).update({ note: p('note') }));
+const ALL = preparedQuery<{ min: number }, Row[]>((db, p) =>
+  db('pq').where('n', '>=', p('min')).orderBy('k').select('k', 'n', 'note'),
+);
+const ONE = preparedQuery<{ k: string }, Row | undefined>((db, p) =>
+  db('pq')
+    .where({ k: p('k') })
+    .first('k', 'n', 'note'),
+);
+const SET_NOTE = preparedQuery<{ k: string; note: string | null }, number>((db, p) =>
+  db('pq')
+    .where({ k: p('k') })
+    .update({ note: p('note') }),
+);
 const REMOVE = preparedQuery<{ min: number }, number>((db, p) => db('pq').where('n', '>=', p('min')).del());
 const INSERT = new PreparedInsert<Row>('pq', ['k', 'n', 'note']);
 
@@ -42,16 +52,21 @@ describe('ConnectionProvider.run: prepared queries on the real database', () => 
     await database?.release();
   });
 
-  const inRequest = <R>(fn: () => Promise<R>): Promise<R> => requestContext.run({ requestId: 't', store: ADMIN_STORE, caller: GUEST }, fn);
+  const inRequest = <R>(fn: () => Promise<R>): Promise<R> =>
+    requestContext.run({ requestId: 't', store: ADMIN_STORE, caller: GUEST }, fn);
   const stored = async () => (await knex('pq').orderBy('k').select('k', 'n', 'note')) as Row[];
 
   it('should answer as the query builder does: rows, the first row or undefined, rows changed', async () => {
-    expect(await connection.run(INSERT.forRows(3), [
-      { k: 'a', n: 1, note: null },
-      { k: 'b', n: 2, note: 'x' },
-      { k: 'c', n: 3, note: null },
-    ])).to.equal(3);
-    expect(await connection.run(ALL, { min: 2 })).to.deep.equal(await knex('pq').where('n', '>=', 2).orderBy('k').select('k', 'n', 'note'));
+    expect(
+      await connection.run(INSERT.forRows(3), [
+        { k: 'a', n: 1, note: null },
+        { k: 'b', n: 2, note: 'x' },
+        { k: 'c', n: 3, note: null },
+      ]),
+    ).to.equal(3);
+    expect(await connection.run(ALL, { min: 2 })).to.deep.equal(
+      await knex('pq').where('n', '>=', 2).orderBy('k').select('k', 'n', 'note'),
+    );
     expect(await connection.run(ONE, { k: 'b' })).to.deep.equal({ k: 'b', n: 2, note: 'x' });
     expect(await connection.run(ONE, { k: 'zz' })).to.equal(undefined);
     expect(await connection.run(SET_NOTE, { k: 'a', note: 'set' })).to.equal(1);
@@ -116,7 +131,10 @@ describe('ConnectionProvider.run: prepared queries on the real database', () => 
         await connection.run(ONE, { k: 'p' });
         await connection.run(ONE, { k: 'p' });
         const db = requestContext.current()!.transaction!;
-        return (await db.raw('select name, statement from pg_prepared_statements')).rows as { name: string; statement: string }[];
+        return (await db.raw('select name, statement from pg_prepared_statements')).rows as {
+          name: string;
+          statement: string;
+        }[];
       }),
     );
     const mine = prepared.filter((row) => row.statement === ONE.compiledFor(knex).nativeSql);

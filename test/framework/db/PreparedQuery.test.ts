@@ -12,12 +12,21 @@ describe('PreparedQuery: a knex query compiled once, run with new values', () =>
   });
 
   const FIND = preparedQuery<{ hash: string; kind: string }, unknown>((db, p) =>
-    db('token').where({ token_hash: p('hash') }).andWhere('kind', p('kind')).andWhere('active', true).first(),
+    db('token')
+      .where({ token_hash: p('hash') })
+      .andWhere('kind', p('kind'))
+      .andWhere('active', true)
+      .first(),
   );
 
   it("should compile to the SQL knex writes for the same builder, with values in knex's order", () => {
     const compiled = FIND.compiledFor(sqlite);
-    const direct = sqlite('token').where({ token_hash: 'h1' }).andWhere('kind', 'k1').andWhere('active', true).first().toSQL();
+    const direct = sqlite('token')
+      .where({ token_hash: 'h1' })
+      .andWhere('kind', 'k1')
+      .andWhere('active', true)
+      .first()
+      .toSQL();
     expect(compiled.sql).to.equal(direct.sql);
     expect(compiled.method).to.equal('first');
     expect(compiled.values({ hash: 'h1', kind: 'k1' })).to.deep.equal(direct.bindings);
@@ -26,8 +35,12 @@ describe('PreparedQuery: a knex query compiled once, run with new values', () =>
 
   it("should compile once per client, in each client's dialect", () => {
     expect(FIND.compiledFor(sqlite)).to.equal(FIND.compiledFor(sqlite));
-    expect(FIND.compiledFor(pg).sql).to.equal('select * from "token" where "token_hash" = ? and "kind" = ? and "active" = ? limit ?');
-    expect(FIND.compiledFor(sqlite).sql).to.equal('select * from `token` where `token_hash` = ? and `kind` = ? and `active` = ? limit ?');
+    expect(FIND.compiledFor(pg).sql).to.equal(
+      'select * from "token" where "token_hash" = ? and "kind" = ? and "active" = ? limit ?',
+    );
+    expect(FIND.compiledFor(sqlite).sql).to.equal(
+      'select * from `token` where `token_hash` = ? and `kind` = ? and `active` = ? limit ?',
+    );
   });
 
   it('should refuse a run without a value rather than bind undefined', () => {
@@ -35,7 +48,9 @@ describe('PreparedQuery: a knex query compiled once, run with new values', () =>
   });
 
   it('should refuse, at compile time, a value knex writes into the SQL text or a query that is not a select or write', () => {
-    const inText = preparedQuery<{ t: string }, unknown>((db, p) => db.select(db.raw(`'${p('t') as string}'`)).from('x'));
+    const inText = preparedQuery<{ t: string }, unknown>((db, p) =>
+      db.select(db.raw(`'${p('t') as string}'`)).from('x'),
+    );
     expect(() => inText.compiledFor(sqlite)).to.throw(/into the SQL/);
     const dropped = new PreparedQuery<{ a: string }, unknown>((db, value) => {
       value((input) => input.a);
@@ -47,7 +62,9 @@ describe('PreparedQuery: a knex query compiled once, run with new values', () =>
   });
 
   it('should compile a multi-row insert once per row count, naming every column of every row', () => {
-    const insert = new PreparedInsert<{ a: string; b: number | null }>('t', ['a', 'b'], (q) => q.onConflict(['a']).ignore());
+    const insert = new PreparedInsert<{ a: string; b: number | null }>('t', ['a', 'b'], (q) =>
+      q.onConflict(['a']).ignore(),
+    );
     expect(insert.forRows(2)).to.equal(insert.forRows(2));
     const two = insert.forRows(2).compiledFor(sqlite);
     expect(two.method).to.equal('insert');

@@ -29,22 +29,30 @@ describe('SqliteConnectionTransaction: the SQLite unit of work on the one pooled
 
   it('should keep what the work wrote, and nothing of work that threw', async () => {
     await tx.run(async (trx) => trx('t').insert({ v: 'kept' }));
-    expect((await rejection(
-      tx.run(async (trx) => {
-        await trx('t').insert({ v: 'lost' });
-        throw new Error('boom');
-      }),
-    )).message).to.equal('boom');
+    expect(
+      (
+        await rejection(
+          tx.run(async (trx) => {
+            await trx('t').insert({ v: 'lost' });
+            throw new Error('boom');
+          }),
+        )
+      ).message,
+    ).to.equal('boom');
     expect(await values()).to.deep.equal(['kept']);
   });
 
   it('should run a nested transaction inside the same one, so a later failure undoes it too', async () => {
-    expect((await rejection(
-      tx.run(async (trx) => {
-        await trx.transaction(async (inner) => inner('t').insert({ v: 'nested' }));
-        throw new Error('after');
-      }),
-    )).message).to.equal('after');
+    expect(
+      (
+        await rejection(
+          tx.run(async (trx) => {
+            await trx.transaction(async (inner) => inner('t').insert({ v: 'nested' }));
+            throw new Error('after');
+          }),
+        )
+      ).message,
+    ).to.equal('after');
     expect(await values()).to.deep.equal([]);
   });
 

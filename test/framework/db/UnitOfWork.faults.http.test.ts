@@ -18,7 +18,10 @@ describe('when the database becomes unreachable', function () {
     if (!process.env.TEST_DATABASE_URL || process.env.TEST_DATABASE_URL.startsWith('sqlite:')) this.skip();
     database = await createTestDatabase();
     const target = new URL(database.url);
-    proxy = new TcpProxy(target.hostname, Number(target.port || (target.protocol.startsWith('postgres') ? 5432 : 3306)));
+    proxy = new TcpProxy(
+      target.hostname,
+      Number(target.port || (target.protocol.startsWith('postgres') ? 5432 : 3306)),
+    );
     const proxied = new URL(database.url);
     proxied.hostname = '127.0.0.1';
     proxied.port = String(await proxy.start());
@@ -26,7 +29,11 @@ describe('when the database becomes unreachable', function () {
     app = await Application.create(options);
     await app.setupUpgrade();
     const out: string[] = [];
-    await runCli(['node', 'cli', 'integration:token:create', '--name', 'faults', '--all-stores'], { out: (l) => out.push(l), err: () => undefined }, options);
+    await runCli(
+      ['node', 'cli', 'integration:token:create', '--name', 'faults', '--all-stores'],
+      { out: (l) => out.push(l), err: () => undefined },
+      options,
+    );
     token = out.pop()!;
   });
 
@@ -36,7 +43,8 @@ describe('when the database becomes unreachable', function () {
     await database?.release();
   });
 
-  const storeViews = () => request(app.http()).get('/rest/all/V1/store/storeViews').set('Authorization', `Bearer ${token}`);
+  const storeViews = () =>
+    request(app.http()).get('/rest/all/V1/store/storeViews').set('Authorization', `Bearer ${token}`);
 
   it('should answer 503 with a Magento body while it is away, and recover without a restart', async () => {
     expect((await storeViews()).status).to.equal(200);
@@ -46,7 +54,10 @@ describe('when the database becomes unreachable', function () {
     expect(read.status).to.equal(503);
     expect(read.body).to.deep.equal(UNAVAILABLE);
 
-    const write = await request(app.http()).post('/rest/all/V1/products').set('Authorization', `Bearer ${token}`).send({ product: { sku: 'cut-1', name: 'Cut' } });
+    const write = await request(app.http())
+      .post('/rest/all/V1/products')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ product: { sku: 'cut-1', name: 'Cut' } });
     expect(write.status).to.equal(503);
     expect(write.body).to.deep.equal(UNAVAILABLE);
 
@@ -63,7 +74,9 @@ describe('when the database becomes unreachable', function () {
     expect((await request(app.http()).get('/health')).status).to.equal(200);
 
     // Nothing of the refused write reached the database.
-    const product = await request(app.http()).get('/rest/all/V1/products/cut-1').set('Authorization', `Bearer ${token}`);
+    const product = await request(app.http())
+      .get('/rest/all/V1/products/cut-1')
+      .set('Authorization', `Bearer ${token}`);
     expect(product.status).to.equal(404);
   });
 });

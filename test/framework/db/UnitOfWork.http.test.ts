@@ -11,7 +11,8 @@ describe('Web API: one unit of work per request', () => {
 
   const createOrder = (order: Record<string, unknown>) =>
     request(shop.t.http).post('/rest/V1/fixture/orders').set('Authorization', 'Bearer good').send({ order });
-  const rows = async (sku: string) => (await shop.t.app.knex('fixture_shop_order').where({ sku })) as { note: string }[];
+  const rows = async (sku: string) =>
+    (await shop.t.app.knex('fixture_shop_order').where({ sku })) as { note: string }[];
 
   it('should keep what a successful request wrote, after its plugin ran', async () => {
     const res = await createOrder({ sku: 'KEEP-1', qty: 2, note: 'hello' });
@@ -19,7 +20,9 @@ describe('Web API: one unit of work per request', () => {
     expect(res.body).to.include({ sku: 'KEEP-1', qty: 2, note: 'hello (checked)' });
     expect(res.body.order_id).to.be.a('string');
     expect(await rows('KEEP-1')).to.have.length(1);
-    const read = await request(shop.t.http).get(`/rest/V1/fixture/orders/${res.body.order_id}`).set('Authorization', 'Bearer good');
+    const read = await request(shop.t.http)
+      .get(`/rest/V1/fixture/orders/${res.body.order_id}`)
+      .set('Authorization', 'Bearer good');
     expect(read.status).to.equal(200);
     expect(read.body.sku).to.equal('KEEP-1');
   });
@@ -44,7 +47,7 @@ describe('Web API: one unit of work per request', () => {
     expect(await rows('ROLLBACK-3')).to.deep.equal([]);
   });
 
-  it('should give every write its own transaction and keep the others\' work', async () => {
+  it("should give every write its own transaction and keep the others' work", async () => {
     const results = await Promise.all([
       createOrder({ sku: 'MIX', qty: 1, note: 'a' }),
       createOrder({ sku: 'MIX', qty: 1, note: 'fail-after' }),

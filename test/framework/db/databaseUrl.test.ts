@@ -16,10 +16,16 @@ interface PreparingConnection {
   pragma(sql: string, options?: { simple: boolean }): unknown;
 }
 
-type KnexClient = { acquireConnection(): Promise<PreparingConnection>; releaseConnection(c: PreparingConnection): Promise<void> };
+type KnexClient = {
+  acquireConnection(): Promise<PreparingConnection>;
+  releaseConnection(c: PreparingConnection): Promise<void>;
+};
 
 /** Runs `body` on the one pooled SQLite connection of a knex built from `url`. */
-async function withSqliteConnection(url: string, body: (conn: PreparingConnection) => void | Promise<void>): Promise<void> {
+async function withSqliteConnection(
+  url: string,
+  body: (conn: PreparingConnection) => void | Promise<void>,
+): Promise<void> {
   const knex = knexFactory(parseDatabaseUrl(url).config);
   const client = knex.client as unknown as KnexClient;
   const conn = await client.acquireConnection();
@@ -121,7 +127,9 @@ describe('databaseUrl', () => {
         const settings = parseDatabaseUrl('postgresql://u:secret@db:5433/shop?sslmode=disable&schema=tenant_a');
         expect(settings.dialect).to.equal('postgres');
         expect(settings.config.searchPath).to.deep.equal(['tenant_a']);
-        expect(settings.config.connection).to.include({ connectionString: 'postgresql://u:secret@db:5433/shop?sslmode=disable' });
+        expect(settings.config.connection).to.include({
+          connectionString: 'postgresql://u:secret@db:5433/shop?sslmode=disable',
+        });
       });
 
       it('should have pg answer timestamps as Magento text and numerics as numbers', () => {
@@ -135,7 +143,10 @@ describe('databaseUrl', () => {
 
     it('should refuse any other URL, with the password redacted and the supported forms named', () => {
       expect(() => parseDatabaseUrl('oracle://scott:tiger@db/orcl'))
-        .to.throw(Error, 'Unsupported DATABASE_URL "oracle://scott:***@db/orcl": use sqlite:<file>, mysql://user:pass@host:port/db or postgres://user:pass@host:port/db')
+        .to.throw(
+          Error,
+          'Unsupported DATABASE_URL "oracle://scott:***@db/orcl": use sqlite:<file>, mysql://user:pass@host:port/db or postgres://user:pass@host:port/db',
+        )
         .with.property('message')
         .that.does.not.contain('tiger');
       expect(() => parseDatabaseUrl('db.sqlite')).to.throw('Unsupported DATABASE_URL "db.sqlite"');

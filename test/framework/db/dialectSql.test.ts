@@ -4,7 +4,15 @@
  */
 import { expect } from 'chai';
 import knexFactory, { type Knex } from 'knex';
-import { binaryCollation, comparesPadded, concatSql, hasRowLocks, likeEscapeClause, parseDatabaseUrl, type Dialect } from '../../../app/framework/db/dialect.js';
+import {
+  binaryCollation,
+  comparesPadded,
+  concatSql,
+  hasRowLocks,
+  likeEscapeClause,
+  parseDatabaseUrl,
+  type Dialect,
+} from '../../../app/framework/db/dialect.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 
 describe('dialectSql', () => {
@@ -32,7 +40,8 @@ describe('dialectSql', () => {
   });
 
   it('should match a LIKE wildcard literally when escaped with a backslash', async () => {
-    const matches = async (subject: string) => Number(await value(`CASE WHEN ? LIKE ?${likeEscapeClause(dialect)} THEN 1 ELSE 0 END`, [subject, '50\\%']));
+    const matches = async (subject: string) =>
+      Number(await value(`CASE WHEN ? LIKE ?${likeEscapeClause(dialect)} THEN 1 ELSE 0 END`, [subject, '50\\%']));
     expect([await matches('50%'), await matches('500')]).to.deep.equal([1, 0]);
   });
 
@@ -40,7 +49,9 @@ describe('dialectSql', () => {
     const equal = async (a: string, b: string) =>
       Number(
         await value(
-          comparesPadded(dialect) ? 'CASE WHEN CAST(? AS BINARY) = CAST(? AS BINARY) THEN 1 ELSE 0 END' : `CASE WHEN ?${binaryCollation(dialect)} = ?${binaryCollation(dialect)} THEN 1 ELSE 0 END`,
+          comparesPadded(dialect)
+            ? 'CASE WHEN CAST(? AS BINARY) = CAST(? AS BINARY) THEN 1 ELSE 0 END'
+            : `CASE WHEN ?${binaryCollation(dialect)} = ?${binaryCollation(dialect)} THEN 1 ELSE 0 END`,
           [a, b],
         ),
       );

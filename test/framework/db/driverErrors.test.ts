@@ -7,7 +7,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import knexFactory, { type Knex } from 'knex';
-import { isRetryableConflict, isUnavailable, isUniqueViolation, parseDatabaseUrl } from '../../../app/framework/db/dialect.js';
+import {
+  isRetryableConflict,
+  isUnavailable,
+  isUniqueViolation,
+  parseDatabaseUrl,
+} from '../../../app/framework/db/dialect.js';
 import { createTestDatabase } from '../../support/database.js';
 import { freePort } from '../../support/serverProcess.js';
 
@@ -16,14 +21,33 @@ interface PreparingConnection {
   pragma(sql: string, options?: { simple: boolean }): unknown;
 }
 
-type KnexClient = { acquireConnection(): Promise<PreparingConnection>; releaseConnection(c: PreparingConnection): Promise<void> };
+type KnexClient = {
+  acquireConnection(): Promise<PreparingConnection>;
+  releaseConnection(c: PreparingConnection): Promise<void>;
+};
 
 describe('driverErrors', () => {
   it('should call deadlocks, lock wait timeouts, serialization failures and SQLite busy/locked retryable', () => {
-    for (const error of [{ errno: 1213 }, { errno: 1205 }, { code: '40001' }, { code: '40P01' }, { code: 'SQLITE_BUSY' }, { code: 'SQLITE_BUSY_SNAPSHOT' }, { code: 'SQLITE_LOCKED' }]) {
+    for (const error of [
+      { errno: 1213 },
+      { errno: 1205 },
+      { code: '40001' },
+      { code: '40P01' },
+      { code: 'SQLITE_BUSY' },
+      { code: 'SQLITE_BUSY_SNAPSHOT' },
+      { code: 'SQLITE_LOCKED' },
+    ]) {
       expect(isRetryableConflict(error), JSON.stringify(error)).to.equal(true);
     }
-    for (const error of [{ code: 'ER_DUP_ENTRY', errno: 1062 }, { code: '23505' }, { code: 'ECONNREFUSED' }, new Error('deadlock'), null, undefined, 'SQLITE_BUSY']) {
+    for (const error of [
+      { code: 'ER_DUP_ENTRY', errno: 1062 },
+      { code: '23505' },
+      { code: 'ECONNREFUSED' },
+      new Error('deadlock'),
+      null,
+      undefined,
+      'SQLITE_BUSY',
+    ]) {
       expect(isRetryableConflict(error), String(error)).to.equal(false);
     }
   });
@@ -66,7 +90,13 @@ describe('driverErrors', () => {
         table.string('code', 16).unique();
       });
       await knex('unique_probe').insert({ id: 1, code: 'a' });
-      const refusal = (row: object) => knex('unique_probe').insert(row).then(() => null, (error: unknown) => error);
+      const refusal = (row: object) =>
+        knex('unique_probe')
+          .insert(row)
+          .then(
+            () => null,
+            (error: unknown) => error,
+          );
       const byIndex = await refusal({ id: 2, code: 'a' });
       const byKey = await refusal({ id: 1, code: 'b' });
       for (const error of [byIndex, byKey]) {
@@ -74,7 +104,12 @@ describe('driverErrors', () => {
         expect(isUniqueViolation(error), (error as Error).message).to.equal(true);
         expect(isRetryableConflict(error)).to.equal(false);
       }
-      const otherError = await knex('no_such_table').insert({ id: 1 }).then(() => null, (error: unknown) => error);
+      const otherError = await knex('no_such_table')
+        .insert({ id: 1 })
+        .then(
+          () => null,
+          (error: unknown) => error,
+        );
       expect(otherError).to.be.instanceOf(Error);
       expect(isUniqueViolation(otherError)).to.equal(false);
     } finally {
@@ -84,10 +119,22 @@ describe('driverErrors', () => {
   });
 
   it('should know the codes of unique violations on each driver and nothing else', () => {
-    for (const error of [{ code: 'ER_DUP_ENTRY' }, { errno: 1062 }, { code: '23505' }, { code: 'SQLITE_CONSTRAINT_UNIQUE' }, { code: 'SQLITE_CONSTRAINT_PRIMARYKEY' }]) {
+    for (const error of [
+      { code: 'ER_DUP_ENTRY' },
+      { errno: 1062 },
+      { code: '23505' },
+      { code: 'SQLITE_CONSTRAINT_UNIQUE' },
+      { code: 'SQLITE_CONSTRAINT_PRIMARYKEY' },
+    ]) {
       expect(isUniqueViolation(error), JSON.stringify(error)).to.equal(true);
     }
-    for (const error of [{ code: 'SQLITE_CONSTRAINT_FOREIGNKEY' }, { code: '23503' }, { errno: 1213 }, null, 'ER_DUP_ENTRY']) {
+    for (const error of [
+      { code: 'SQLITE_CONSTRAINT_FOREIGNKEY' },
+      { code: '23503' },
+      { errno: 1213 },
+      null,
+      'ER_DUP_ENTRY',
+    ]) {
       expect(isUniqueViolation(error), String(error)).to.equal(false);
     }
   });
@@ -95,12 +142,16 @@ describe('driverErrors', () => {
   for (const dialect of ['mysql', 'postgres'] as const) {
     it(`should call a refused ${dialect} connection unavailable (a real driver error, on a loopback port nothing listens on)`, async () => {
       const port = await freePort();
-      const url = dialect === 'mysql' ? `mysql://root@127.0.0.1:${port}/test` : `postgres://postgres@127.0.0.1:${port}/test`;
+      const url =
+        dialect === 'mysql' ? `mysql://root@127.0.0.1:${port}/test` : `postgres://postgres@127.0.0.1:${port}/test`;
       // knex would print the failed acquire on the console; the assertion is on the error itself.
       const quiet = { warn: () => {}, error: () => {}, debug: () => {}, deprecate: () => {} };
       const knex = knexFactory({ ...parseDatabaseUrl(url).config, log: quiet });
       try {
-        const error = await knex.raw('select 1').then(() => null, (e: unknown) => e);
+        const error = await knex.raw('select 1').then(
+          () => null,
+          (e: unknown) => e,
+        );
         expect(error, 'the query should fail').to.be.instanceOf(Error);
         expect(isUnavailable(error), (error as Error).message).to.equal(true);
         expect(isRetryableConflict(error)).to.equal(false);
@@ -124,7 +175,14 @@ describe('driverErrors', () => {
       { message: 'timeout exceeded when trying to connect' },
     ];
     for (const error of unavailable) expect(isUnavailable(error), JSON.stringify(error)).to.equal(true);
-    for (const error of [{ code: '23505' }, { code: 'SQLITE_BUSY' }, { message: 'syntax error at or near "selec"' }, new TypeError('x is undefined'), null, 'ECONNREFUSED']) {
+    for (const error of [
+      { code: '23505' },
+      { code: 'SQLITE_BUSY' },
+      { message: 'syntax error at or near "selec"' },
+      new TypeError('x is undefined'),
+      null,
+      'ECONNREFUSED',
+    ]) {
       expect(isUnavailable(error), String(error)).to.equal(false);
     }
   });

@@ -57,7 +57,10 @@ describe('database timeouts', function () {
     before(async () => {
       database = await createTestDatabase();
       const target = new URL(database.url);
-      proxy = new TcpProxy(target.hostname, Number(target.port || (target.protocol.startsWith('postgres') ? 5432 : 3306)));
+      proxy = new TcpProxy(
+        target.hostname,
+        Number(target.port || (target.protocol.startsWith('postgres') ? 5432 : 3306)),
+      );
       const proxied = new URL(database.url);
       proxied.hostname = '127.0.0.1';
       proxied.port = String(await proxy.start());
@@ -65,7 +68,11 @@ describe('database timeouts', function () {
       app = await Application.create(options);
       await app.setupUpgrade();
       const out: string[] = [];
-      await runCli(['node', 'cli', 'integration:token:create', '--name', 'blackhole', '--all-stores'], { out: (l) => out.push(l), err: () => undefined }, options);
+      await runCli(
+        ['node', 'cli', 'integration:token:create', '--name', 'blackhole', '--all-stores'],
+        { out: (l) => out.push(l), err: () => undefined },
+        options,
+      );
       token = out.pop()!;
     });
 
@@ -76,7 +83,8 @@ describe('database timeouts', function () {
       await database?.release();
     });
 
-    const storeViews = () => request(app.http()).get('/rest/all/V1/store/storeViews').set('Authorization', `Bearer ${token}`);
+    const storeViews = () =>
+      request(app.http()).get('/rest/all/V1/store/storeViews').set('Authorization', `Bearer ${token}`);
 
     it('should answer 503 within the bound, more requests than the pool at once, then recover with no restart', async function () {
       this.timeout(30_000);

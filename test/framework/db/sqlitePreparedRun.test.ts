@@ -3,7 +3,11 @@ import knexFactory, { type Knex } from 'knex';
 import { parseDatabaseUrl } from '../../../app/framework/db/dialect.js';
 import { preparedQuery } from '../../../app/framework/db/PreparedQuery.js';
 import { SqliteConnectionTransaction } from '../../../app/framework/db/SqliteConnectionTransaction.js';
-import { runOnSqlite, SqliteIdleConnection, type SqliteRawConnection } from '../../../app/framework/db/sqlitePreparedRun.js';
+import {
+  runOnSqlite,
+  SqliteIdleConnection,
+  type SqliteRawConnection,
+} from '../../../app/framework/db/sqlitePreparedRun.js';
 
 describe('sqlitePreparedRun: prepared queries on the better-sqlite3 connection itself', () => {
   let knex: Knex;

@@ -27,7 +27,10 @@ class FrameworkThing {}
 describe('ClassResolver', () => {
   let resolver: ClassResolver;
   beforeEach(() => {
-    resolver = new ClassResolver([fixtureModule('Fixture', 'Container'), fixtureModule('Fixture', 'Dispatch')], new Map([['Framework\\Thing', FrameworkThing]]));
+    resolver = new ClassResolver(
+      [fixtureModule('Fixture', 'Container'), fixtureModule('Fixture', 'Dispatch')],
+      new Map([['Framework\\Thing', FrameworkThing]]),
+    );
   });
 
   it("should load Vendor\\Module\\Path\\Name as the export Name of the module's compiled Path/Name.js", async () => {
@@ -49,7 +52,9 @@ describe('ClassResolver', () => {
 
   it('should tell a name never loaded from one loaded, and name the value a loaded name holds', async () => {
     expect(resolver.has('Fixture\\Container\\Model\\Greeter')).to.equal(false);
-    expect(() => resolver.get('Fixture\\Container\\Model\\Greeter')).to.throw('Class Fixture\\Container\\Model\\Greeter was not loaded at start-up');
+    expect(() => resolver.get('Fixture\\Container\\Model\\Greeter')).to.throw(
+      'Class Fixture\\Container\\Model\\Greeter was not loaded at start-up',
+    );
     expect(resolver.nameOf(Greeter)).to.equal(undefined);
     await resolver.load('Fixture\\Container\\Model\\Greeter', WHERE);
     expect(resolver.nameOf(Greeter)).to.equal('Fixture\\Container\\Model\\Greeter');
@@ -57,8 +62,18 @@ describe('ClassResolver', () => {
   });
 
   it('should refuse names that are not Vendor\\Module\\Path\\Name, naming the file that used them', async () => {
-    for (const name of ['Greeter', 'Fixture\\Greeter', 'Fixture\\Container\\Model\\Greeter.js', 'Fixture\\Container\\9Model\\Greeter', 'Fixture\\\\Container\\Greeter']) {
-      await expectConfigError(() => resolver.load(name, WHERE), WHERE, `"${name}" is not a class name of the form Vendor\\Module\\Path\\Name`);
+    for (const name of [
+      'Greeter',
+      'Fixture\\Greeter',
+      'Fixture\\Container\\Model\\Greeter.js',
+      'Fixture\\Container\\9Model\\Greeter',
+      'Fixture\\\\Container\\Greeter',
+    ]) {
+      await expectConfigError(
+        () => resolver.load(name, WHERE),
+        WHERE,
+        `"${name}" is not a class name of the form Vendor\\Module\\Path\\Name`,
+      );
     }
   });
 

@@ -62,9 +62,11 @@ describe('di.xml rules as in Magento 2.4', () => {
   };
 
   describe('when a virtual type sets an array argument', () => {
-    it('should merge it item by item with the parent type\'s array', async () => {
+    it("should merge it item by item with the parent type's array", async () => {
       const om = (
-        await boot('Fixture_Container', `${BASE_ARGS}
+        await boot(
+          'Fixture_Container',
+          `${BASE_ARGS}
           <virtualType name="frenchConfigurable" type="${CONFIGURABLE}">
             <arguments>
               <argument name="options" xsi:type="array">
@@ -72,7 +74,8 @@ describe('di.xml rules as in Magento 2.4', () => {
                 <item name="sizes" xsi:type="array"><item name="large" xsi:type="number">3</item></item>
               </argument>
             </arguments>
-          </virtualType>`)
+          </virtualType>`,
+        )
       ).objectManager;
       const french = om.get<Configurable>('frenchConfigurable');
       expect(french.options).to.deep.equal({ colour: 'vert', sizes: { small: 1, large: 3 } });
@@ -83,10 +86,13 @@ describe('di.xml rules as in Magento 2.4', () => {
   describe('when an object argument says shared="false"', () => {
     it('should inject a new instance, not the shared one', async () => {
       const om = (
-        await boot('Fixture_Container', `${BASE_ARGS}
+        await boot(
+          'Fixture_Container',
+          `${BASE_ARGS}
           <type name="${CONFIGURABLE}"><arguments><argument name="helper" xsi:type="object" shared="false">${GREETER}</argument>
             <argument name="options" xsi:type="array"><item name="fresh" xsi:type="object" shared="false">${GREETER_API}</item><item name="same" xsi:type="object">${GREETER_API}</item></argument>
-          </arguments></type>`)
+          </arguments></type>`,
+        )
       ).objectManager;
       const shared = om.get<Greeter>(GREETER);
       const configurable = om.get<Configurable>(CONFIGURABLE);
@@ -100,10 +106,13 @@ describe('di.xml rules as in Magento 2.4', () => {
   describe('when a virtual type varies a shared="false" class', () => {
     it('should be shared unless it says shared="false" itself (shared is looked up by the exact name)', async () => {
       const om = (
-        await boot('Fixture_Container', `${BASE_ARGS}
+        await boot(
+          'Fixture_Container',
+          `${BASE_ARGS}
           <type name="${CONFIGURABLE}" shared="false"/>
           <virtualType name="sharedVariant" type="${CONFIGURABLE}"/>
-          <virtualType name="freshVariant" type="${CONFIGURABLE}" shared="false"/>`)
+          <virtualType name="freshVariant" type="${CONFIGURABLE}" shared="false"/>`,
+        )
       ).objectManager;
       expect(om.get(CONFIGURABLE)).not.to.equal(om.get(CONFIGURABLE));
       expect(om.get('sharedVariant')).to.equal(om.get('sharedVariant'));
@@ -127,7 +136,10 @@ describe('di.xml rules as in Magento 2.4', () => {
 
     it('should wrap a class that `implements` it in TypeScript only (read by setup:di:compile), and its subclasses', async () => {
       const dir = path.join(fixtureSourceDir('runtime'), 'Fixture', 'Dispatch');
-      const implemented = implementedContracts([{ name: 'Fixture_Dispatch', vendor: 'Fixture', module: 'Dispatch', dir, codeDir: dir, sequence: [] }], PROJECT_ROOT);
+      const implemented = implementedContracts(
+        [{ name: 'Fixture_Dispatch', vendor: 'Fixture', module: 'Dispatch', dir, codeDir: dir, sequence: [] }],
+        PROJECT_ROOT,
+      );
       expect(implemented[TYPED]).to.deep.equal([API]);
       expect(implemented[TYPED_SUB], 'inherited').to.deep.equal([API]);
       const body = `${PLUGINS}<type name="${TYPED}"/><type name="${TYPED_SUB}"/>`;
@@ -145,7 +157,12 @@ describe('di.xml rules as in Magento 2.4', () => {
     });
 
     it('should let the implementing class disable it by name, for that class only', async () => {
-      tree.module('Fixture_Later', { sequence: ['Fixture_Dispatch'], files: { 'etc/di.xml': configXml(`<type name="${OTHER}">${plugin('a', null, undefined, ' disabled="true"')}</type>`) } });
+      tree.module('Fixture_Later', {
+        sequence: ['Fixture_Dispatch'],
+        files: {
+          'etc/di.xml': configXml(`<type name="${OTHER}">${plugin('a', null, undefined, ' disabled="true"')}</type>`),
+        },
+      });
       const om = (await boot('Fixture_Dispatch', PLUGINS)).objectManager;
       const other: string[] = [];
       await om.get<DispatcherInterface>(OTHER).dispatch(other);
@@ -159,7 +176,8 @@ describe('di.xml rules as in Magento 2.4', () => {
     });
 
     it('should let a subclass change its sortOrder by name, for the subclass only', async () => {
-      const om = (await boot('Fixture_Dispatch', `${PLUGINS}<type name="${SPECIAL}">${plugin('b', null, 1)}</type>`)).objectManager;
+      const om = (await boot('Fixture_Dispatch', `${PLUGINS}<type name="${SPECIAL}">${plugin('b', null, 1)}</type>`))
+        .objectManager;
       const special: string[] = [];
       await om.get<DispatcherInterface>(SPECIAL).dispatch(special);
       expect(special).to.deep.equal(['B.before', 'A.before', 'special', 'dispatch', 'B.after', 'A.after']);
@@ -168,8 +186,13 @@ describe('di.xml rules as in Magento 2.4', () => {
       expect(preferred).to.deep.equal(['A.before', 'B.before', 'dispatch', 'A.after', 'B.after']);
     });
 
-    it('should pass a plugin disabled on the preference\'s class down to its subclasses', async () => {
-      const om = (await boot('Fixture_Dispatch', `${PLUGINS}<type name="${DISPATCHER}">${plugin('b', null, undefined, ' disabled="true"')}</type><type name="${SPECIAL}"/>`)).objectManager;
+    it("should pass a plugin disabled on the preference's class down to its subclasses", async () => {
+      const om = (
+        await boot(
+          'Fixture_Dispatch',
+          `${PLUGINS}<type name="${DISPATCHER}">${plugin('b', null, undefined, ' disabled="true"')}</type><type name="${SPECIAL}"/>`,
+        )
+      ).objectManager;
       for (const [name, expected] of [
         [API, ['A.before', 'dispatch', 'A.after']],
         [SPECIAL, ['A.before', 'special', 'dispatch', 'A.after']],
@@ -186,15 +209,25 @@ describe('di.xml rules as in Magento 2.4', () => {
       tree.module('Fixture_Dispatch', { files: { 'etc/di.xml': configXml(PLUGINS) } });
       tree.module('Fixture_Container', {
         sequence: ['Fixture_Dispatch'],
-        files: { 'etc/di.xml': configXml(`<preference for="${GREETER_API}" type="${GREETER}"/><preference for="${GREETER}" type="${C}\\Model\\LoudGreeter"/><preference for="${C}\\Model\\LoudGreeter" type="${GREETER}"/>`) },
+        files: {
+          'etc/di.xml': configXml(
+            `<preference for="${GREETER_API}" type="${GREETER}"/><preference for="${GREETER}" type="${C}\\Model\\LoudGreeter"/><preference for="${C}\\Model\\LoudGreeter" type="${GREETER}"/>`,
+          ),
+        },
       });
       await expectConfigError(() => tree.boot('global'), 'Preference cycle');
     });
 
     it('should show the merged chain of the implementing class in dev:plugin:list', async () => {
-      tree.module('Fixture_Dispatch', { files: { 'etc/di.xml': configXml(`${PLUGINS}<type name="${OTHER}">${plugin('b', null, 5)}</type>`) } });
+      tree.module('Fixture_Dispatch', {
+        files: { 'etc/di.xml': configXml(`${PLUGINS}<type name="${OTHER}">${plugin('b', null, 5)}</type>`) },
+      });
       const out: string[] = [];
-      const code = await runCli(['node', 'cli', 'dev:plugin:list', OTHER, 'dispatch', '--area', 'global'], { out: (l) => out.push(...l.split('\n')), err: () => undefined }, tree.options());
+      const code = await runCli(
+        ['node', 'cli', 'dev:plugin:list', OTHER, 'dispatch', '--area', 'global'],
+        { out: (l) => out.push(...l.split('\n')), err: () => undefined },
+        tree.options(),
+      );
       expect(code).to.equal(0);
       expect(out).to.deep.equal([
         `${OTHER}, area global:`,
@@ -221,49 +254,89 @@ describe('di.xml rules as in Magento 2.4', () => {
 
     it('should build such a class from di.xml arguments, keeping the defaults', async () => {
       const om = (
-        await boot('Fixture_Container', `<type name="${TRICKY}"><arguments>
+        await boot(
+          'Fixture_Container',
+          `<type name="${TRICKY}"><arguments>
           <argument name="greeting" xsi:type="string">hi</argument>
           <argument name="last" xsi:type="string">given</argument>
-        </arguments></type>`)
+        </arguments></type>`,
+        )
       ).objectManager;
       const tricky = om.get<Tricky>(TRICKY);
-      expect([tricky.greeting, tricky.separator, tricky.options, tricky.flag, tricky.last]).to.deep.equal(['hi', ', ', { a: 1, b: 2 }, false, 'given']);
+      expect([tricky.greeting, tricky.separator, tricky.options, tricky.flag, tricky.last]).to.deep.equal([
+        'hi',
+        ', ',
+        { a: 1, b: 2 },
+        false,
+        'given',
+      ]);
     });
   });
 
   describe('when an argument is xsi:type="const"', () => {
     it('should resolve Vendor\\Module\\Path\\Name::CONSTANT to an exported constant or a static property', async () => {
       const om = (
-        await boot('Fixture_Container', `${BASE_ARGS}<type name="${CONFIGURABLE}"><arguments>
+        await boot(
+          'Fixture_Container',
+          `${BASE_ARGS}<type name="${CONFIGURABLE}"><arguments>
           <argument name="greeting" xsi:type="const">${C}\\Model\\Mode::GREETING</argument>
           <argument name="count" xsi:type="const">${C}\\Model\\Mode::DEFAULT_COUNT</argument>
           <argument name="options" xsi:type="array"><item name="mode" xsi:type="const">${C}\\Model\\Mode::PARAM_DATABASE_URL</item></argument>
-        </arguments></type>`)
+        </arguments></type>`,
+        )
       ).objectManager;
       const configurable = om.get<Configurable>(CONFIGURABLE);
-      expect([configurable.greeting, configurable.count, configurable.options.mode]).to.deep.equal(['hello from a constant', 7, 'databaseUrl']);
+      expect([configurable.greeting, configurable.count, configurable.options.mode]).to.deep.equal([
+        'hello from a constant',
+        7,
+        'databaseUrl',
+      ]);
     });
 
     it('should fail at start-up on a constant that does not exist, naming the file and the reference', async () => {
-      tree.module('Fixture_Container', { files: { 'etc/di.xml': configXml(`${BASE_ARGS}<type name="${CONFIGURABLE}"><arguments><argument name="greeting" xsi:type="const">${C}\\Model\\Mode::NOPE</argument></arguments></type>`) } });
-      await expectConfigError(() => tree.boot('global'), tree.path('Fixture_Container', 'etc/di.xml'), `${C}\\Model\\Mode::NOPE`);
+      tree.module('Fixture_Container', {
+        files: {
+          'etc/di.xml': configXml(
+            `${BASE_ARGS}<type name="${CONFIGURABLE}"><arguments><argument name="greeting" xsi:type="const">${C}\\Model\\Mode::NOPE</argument></arguments></type>`,
+          ),
+        },
+      });
+      await expectConfigError(
+        () => tree.boot('global'),
+        tree.path('Fixture_Container', 'etc/di.xml'),
+        `${C}\\Model\\Mode::NOPE`,
+      );
     });
   });
 
   describe('when a const reference is malformed', () => {
     it('should fail at start-up saying how to write it', async () => {
-      tree.module('Fixture_Container', { files: { 'etc/di.xml': configXml(`${BASE_ARGS}<type name="${CONFIGURABLE}"><arguments><argument name="greeting" xsi:type="const">Mode::GREETING</argument></arguments></type>`) } });
-      await expectConfigError(() => tree.boot('global'), tree.path('Fixture_Container', 'etc/di.xml'), 'Vendor\\Module\\Path\\Name::CONSTANT', '"Mode::GREETING"');
+      tree.module('Fixture_Container', {
+        files: {
+          'etc/di.xml': configXml(
+            `${BASE_ARGS}<type name="${CONFIGURABLE}"><arguments><argument name="greeting" xsi:type="const">Mode::GREETING</argument></arguments></type>`,
+          ),
+        },
+      });
+      await expectConfigError(
+        () => tree.boot('global'),
+        tree.path('Fixture_Container', 'etc/di.xml'),
+        'Vendor\\Module\\Path\\Name::CONSTANT',
+        '"Mode::GREETING"',
+      );
     });
   });
 
   describe('when an argument is xsi:type="init_parameter"', () => {
     it('should inject the deployment setting named directly or by a constant', async () => {
       const om = (
-        await boot('Fixture_Container', `${BASE_ARGS}<type name="${CONFIGURABLE}"><arguments>
+        await boot(
+          'Fixture_Container',
+          `${BASE_ARGS}<type name="${CONFIGURABLE}"><arguments>
           <argument name="greeting" xsi:type="init_parameter">databaseUrl</argument>
           <argument name="enabled" xsi:type="init_parameter">${C}\\Model\\Mode::PARAM_DATABASE_URL</argument>
-        </arguments></type>`)
+        </arguments></type>`,
+        )
       ).objectManager;
       const configurable = om.get<Configurable>(CONFIGURABLE);
       expect(configurable.greeting).to.equal('sqlite::memory:');
@@ -271,8 +344,19 @@ describe('di.xml rules as in Magento 2.4', () => {
     });
 
     it('should fail at start-up on an unknown setting, naming the file and listing the known ones', async () => {
-      tree.module('Fixture_Container', { files: { 'etc/di.xml': configXml(`${BASE_ARGS}<type name="${CONFIGURABLE}"><arguments><argument name="greeting" xsi:type="init_parameter">MAGE_DIRS</argument></arguments></type>`) } });
-      await expectConfigError(() => tree.boot('global'), tree.path('Fixture_Container', 'etc/di.xml'), '"MAGE_DIRS"', 'databaseUrl');
+      tree.module('Fixture_Container', {
+        files: {
+          'etc/di.xml': configXml(
+            `${BASE_ARGS}<type name="${CONFIGURABLE}"><arguments><argument name="greeting" xsi:type="init_parameter">MAGE_DIRS</argument></arguments></type>`,
+          ),
+        },
+      });
+      await expectConfigError(
+        () => tree.boot('global'),
+        tree.path('Fixture_Container', 'etc/di.xml'),
+        '"MAGE_DIRS"',
+        'databaseUrl',
+      );
     });
   });
 });

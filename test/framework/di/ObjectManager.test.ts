@@ -48,7 +48,9 @@ describe('ObjectManager', () => {
 
   describe('when preferences form a chain', () => {
     it('should follow it to the last class', async () => {
-      const om = (await boot(`<preference for="${GREETER_API}" type="${GREETER}"/><preference for="${GREETER}" type="${LOUD}"/>`)).objectManager;
+      const om = (
+        await boot(`<preference for="${GREETER_API}" type="${GREETER}"/><preference for="${GREETER}" type="${LOUD}"/>`)
+      ).objectManager;
       const greeter = om.get<GreeterInterface>(GREETER_API);
       expect(greeter).to.be.instanceOf(LoudGreeter);
       expect(greeter.greet('ann')).to.equal('HELLO, ANN');
@@ -63,7 +65,11 @@ describe('ObjectManager', () => {
 
     it('should fail on a cycle, naming the types in it', async () => {
       tree.module('Fixture_Container', {
-        files: { 'etc/di.xml': configXml(`<preference for="${GREETER_API}" type="${GREETER}"/><preference for="${GREETER}" type="${LOUD}"/><preference for="${LOUD}" type="${GREETER}"/>`) },
+        files: {
+          'etc/di.xml': configXml(
+            `<preference for="${GREETER_API}" type="${GREETER}"/><preference for="${GREETER}" type="${LOUD}"/><preference for="${LOUD}" type="${GREETER}"/>`,
+          ),
+        },
       });
       await expectConfigError(() => tree.boot('global'), 'Preference cycle', GREETER, LOUD);
     });
@@ -71,14 +77,19 @@ describe('ObjectManager', () => {
 
   describe('when a type is shared or not', () => {
     it('should share one instance by default', async () => {
-      const om = (await boot(`<preference for="${GREETER_API}" type="${GREETER}"/><type name="${CONSUMER}"/>`)).objectManager;
+      const om = (await boot(`<preference for="${GREETER_API}" type="${GREETER}"/><type name="${CONSUMER}"/>`))
+        .objectManager;
       expect(om.get(GREETER_API)).to.equal(om.get(GREETER_API));
       expect(om.get<Consumer>(CONSUMER).greeter).to.equal(om.get(GREETER_API));
       expect(Greeter.created).to.equal(1);
     });
 
     it('should create a new instance on every request with shared="false"', async () => {
-      const om = (await boot(`<preference for="${GREETER_API}" type="${GREETER}"/><type name="${GREETER}" shared="false"/><type name="${CONSUMER}" shared="false"/>`)).objectManager;
+      const om = (
+        await boot(
+          `<preference for="${GREETER_API}" type="${GREETER}"/><type name="${GREETER}" shared="false"/><type name="${CONSUMER}" shared="false"/>`,
+        )
+      ).objectManager;
       const first = om.get(GREETER_API);
       expect(om.get(GREETER_API)).not.to.equal(first);
       const consumers = [om.get<Consumer>(CONSUMER), om.get<Consumer>(CONSUMER)];
@@ -108,9 +119,15 @@ describe('ObjectManager', () => {
     it('should merge arguments of later modules over earlier ones', async () => {
       tree.module('Fixture_Later', {
         sequence: ['Fixture_Container'],
-        files: { 'etc/di.xml': configXml(`<type name="${CONFIGURABLE}"><arguments><argument name="greeting" xsi:type="string">hi</argument><argument name="options" xsi:type="array"><item name="extra" xsi:type="boolean">false</item></argument></arguments></type>`) },
+        files: {
+          'etc/di.xml': configXml(
+            `<type name="${CONFIGURABLE}"><arguments><argument name="greeting" xsi:type="string">hi</argument><argument name="options" xsi:type="array"><item name="extra" xsi:type="boolean">false</item></argument></arguments></type>`,
+          ),
+        },
       });
-      const configurable = (await boot(`<preference for="${GREETER_API}" type="${GREETER}"/>${CONFIGURABLE_ARGS}`)).get<Configurable>(CONFIGURABLE);
+      const configurable = (
+        await boot(`<preference for="${GREETER_API}" type="${GREETER}"/>${CONFIGURABLE_ARGS}`)
+      ).get<Configurable>(CONFIGURABLE);
       expect(configurable.greeting).to.equal('hi');
       expect(Object.keys(configurable.options)).to.deep.equal(['colour', 'sizes', 'greeter', 'extra']);
     });
@@ -121,15 +138,28 @@ describe('ObjectManager', () => {
     });
 
     it('should build that class once the argument is given', async () => {
-      const om = (await boot(`<type name="${NEEDS}"><arguments><argument name="value" xsi:type="string">given</argument></arguments></type>`)).objectManager;
+      const om = (
+        await boot(
+          `<type name="${NEEDS}"><arguments><argument name="value" xsi:type="string">given</argument></arguments></type>`,
+        )
+      ).objectManager;
       expect(om.get<NeedsArgument>(NEEDS).value).to.equal('given');
     });
 
     it('should fail at start-up on an argument that names no constructor parameter', async () => {
       tree.module('Fixture_Container', {
-        files: { 'etc/di.xml': configXml(`<type name="${NEEDS}"><arguments><argument name="value" xsi:type="string">x</argument><argument name="valeu" xsi:type="string">x</argument></arguments></type>`) },
+        files: {
+          'etc/di.xml': configXml(
+            `<type name="${NEEDS}"><arguments><argument name="value" xsi:type="string">x</argument><argument name="valeu" xsi:type="string">x</argument></arguments></type>`,
+          ),
+        },
       });
-      await expectConfigError(() => tree.boot('global'), tree.path('Fixture_Container', 'etc/di.xml'), '"valeu"', NEEDS);
+      await expectConfigError(
+        () => tree.boot('global'),
+        tree.path('Fixture_Container', 'etc/di.xml'),
+        '"valeu"',
+        NEEDS,
+      );
     });
   });
 
@@ -147,8 +177,9 @@ describe('ObjectManager', () => {
         </arguments>
       </virtualType>`;
 
-    it('should build the real class with its own arguments over the real type\'s', async () => {
-      const om = (await boot(`<preference for="${GREETER_API}" type="${GREETER}"/>${CONFIGURABLE_ARGS}${VIRTUAL}`)).objectManager;
+    it("should build the real class with its own arguments over the real type's", async () => {
+      const om = (await boot(`<preference for="${GREETER_API}" type="${GREETER}"/>${CONFIGURABLE_ARGS}${VIRTUAL}`))
+        .objectManager;
       const french = om.get<Configurable>(`${NS}\\Model\\FrenchConfigurable`);
       expect(french).to.be.instanceOf(Configurable);
       expect(french.greeting).to.equal('bonjour');
@@ -158,8 +189,10 @@ describe('ObjectManager', () => {
     });
 
     it('should serve a virtualType with a free-form name as an argument, honouring its shared', async () => {
-      const om = (await boot(`<preference for="${GREETER_API}" type="${GREETER}"/>${CONFIGURABLE_ARGS}${VIRTUAL}
-        <type name="${NS}\\Model\\NeedsArgument"><arguments><argument name="value" xsi:type="object">quietConfigurable</argument></arguments></type>`)).objectManager;
+      const om = (
+        await boot(`<preference for="${GREETER_API}" type="${GREETER}"/>${CONFIGURABLE_ARGS}${VIRTUAL}
+        <type name="${NS}\\Model\\NeedsArgument"><arguments><argument name="value" xsi:type="object">quietConfigurable</argument></arguments></type>`)
+      ).objectManager;
       const quiet = om.get<Configurable>('quietConfigurable');
       expect(quiet.enabled).to.equal(false);
       expect(quiet.greeting).to.equal('hello');
@@ -168,15 +201,19 @@ describe('ObjectManager', () => {
       expect(om.get<{ value: Configurable }>(NEEDS).value).to.be.instanceOf(Configurable);
     });
     it('should build a virtualType of a virtualType with the arguments of the whole chain', async () => {
-      const om = (await boot(`<preference for="${GREETER_API}" type="${GREETER}"/>${CONFIGURABLE_ARGS}${VIRTUAL}
-        <virtualType name="countedFrench" type="${NS}\\Model\\FrenchConfigurable"><arguments><argument name="count" xsi:type="number">9</argument></arguments></virtualType>`)).objectManager;
+      const om = (
+        await boot(`<preference for="${GREETER_API}" type="${GREETER}"/>${CONFIGURABLE_ARGS}${VIRTUAL}
+        <virtualType name="countedFrench" type="${NS}\\Model\\FrenchConfigurable"><arguments><argument name="count" xsi:type="number">9</argument></arguments></virtualType>`)
+      ).objectManager;
       const counted = om.get<Configurable>('countedFrench');
       expect([counted.greeting, counted.count, counted.enabled]).to.deep.equal(['bonjour', 9, true]);
     });
 
     it('should fail on a virtualType cycle, naming the types', async () => {
       tree.module('Fixture_Container', {
-        files: { 'etc/di.xml': configXml('<virtualType name="loopA" type="loopB"/><virtualType name="loopB" type="loopA"/>') },
+        files: {
+          'etc/di.xml': configXml('<virtualType name="loopA" type="loopB"/><virtualType name="loopB" type="loopA"/>'),
+        },
       });
       await expectConfigError(() => tree.boot('global'), 'loopA', 'loopB');
     });
@@ -184,7 +221,9 @@ describe('ObjectManager', () => {
 
   describe('when a class asks for a contract with @inject', () => {
     it('should inject the class the preference names', async () => {
-      const consumer = (await boot(`<preference for="${GREETER_API}" type="${LOUD}"/><type name="${CONSUMER}"/>`)).get<Consumer>(CONSUMER);
+      const consumer = (
+        await boot(`<preference for="${GREETER_API}" type="${LOUD}"/><type name="${CONSUMER}"/>`)
+      ).get<Consumer>(CONSUMER);
       expect(consumer.greeter).to.be.instanceOf(LoudGreeter);
       expect(consumer.welcome('bo')).to.equal('HELLO, BO');
     });
@@ -205,14 +244,18 @@ describe('ObjectManager with @inject of class names', () => {
   afterEach(() => tree.dispose());
 
   it('should build a class that no di.xml names when another class injects it by name', async () => {
-    tree.module('Fixture_Container', { files: { 'etc/di.xml': configXml(`<type name="${NS}\\Model\\UsesGreeterClass"/>`) } });
+    tree.module('Fixture_Container', {
+      files: { 'etc/di.xml': configXml(`<type name="${NS}\\Model\\UsesGreeterClass"/>`) },
+    });
     const app = await tree.boot('global');
     const user = app.get<{ greeter: Greeter }>(`${NS}\\Model\\UsesGreeterClass`);
     expect(user.greeter).to.be.instanceOf(LoudGreeter);
   });
 
   it('should fail at start-up when an injected class name does not resolve, naming it and the class that asks', async () => {
-    tree.module('Fixture_Container', { files: { 'etc/di.xml': configXml(`<type name="${NS}\\Model\\UsesMissingClass"/>`) } });
+    tree.module('Fixture_Container', {
+      files: { 'etc/di.xml': configXml(`<type name="${NS}\\Model\\UsesMissingClass"/>`) },
+    });
     await expectConfigError(() => tree.boot('global'), `${NS}\\Model\\NoSuchClass`, `${NS}\\Model\\UsesMissingClass`);
   });
 });

@@ -22,10 +22,19 @@ describe('PluginChainBuilder', () => {
 
   /** A builder over `diXml` (Fixture_Dispatch's etc/di.xml) with every class it names loaded. */
   const builderFor = async (diXml: string) => {
-    tree.module('Fixture_Dispatch', { files: { 'etc/di.xml': configXml(`<preference for="${API}" type="${DISPATCHER}"/>${diXml}`) } });
+    tree.module('Fixture_Dispatch', {
+      files: { 'etc/di.xml': configXml(`<preference for="${API}" type="${DISPATCHER}"/>${diXml}`) },
+    });
     const app = await tree.boot('global');
     const resolver = new ClassResolver(app.modules);
-    for (const name of [API, DISPATCHER, `${NS}\\Plugin\\PluginA`, `${NS}\\Plugin\\PluginBAround`, `${NS}\\Plugin\\PluginC`]) await resolver.load(name, 'test');
+    for (const name of [
+      API,
+      DISPATCHER,
+      `${NS}\\Plugin\\PluginA`,
+      `${NS}\\Plugin\\PluginBAround`,
+      `${NS}\\Plugin\\PluginC`,
+    ])
+      await resolver.load(name, 'test');
     const builder = new PluginChainBuilder(app.diConfig, resolver, () => ({}));
     return { builder, dispatcher: resolver.get(DISPATCHER) as Newable };
   };

@@ -28,8 +28,10 @@ describe('constructorParameters / injectionPoints', () => {
     ]);
   });
 
-  it('should read a class decorated with inversify\'s own decorators through its public getClassMetadata', () => {
-    expect(injectionPoints(WithInversifyDecorators)).to.deep.equal([{ serviceId: 'Vendor\\Module\\Model\\B', optional: false }]);
+  it("should read a class decorated with inversify's own decorators through its public getClassMetadata", () => {
+    expect(injectionPoints(WithInversifyDecorators)).to.deep.equal([
+      { serviceId: 'Vendor\\Module\\Model\\B', optional: false },
+    ]);
   });
 
   it('should take the parameters and tokens of the nearest constructor up the class chain', () => {
@@ -38,7 +40,12 @@ describe('constructorParameters / injectionPoints', () => {
   });
 
   it('should read a plain function and a class without a constructor', () => {
-    function Legacy(this: { x: number }, first: number, { nested }: { nested: number } = { nested: 1 }, ...rest: number[]) {
+    function Legacy(
+      this: { x: number },
+      first: number,
+      { nested }: { nested: number } = { nested: 1 },
+      ...rest: number[]
+    ) {
       this.x = first + nested + rest.length;
     }
     class Empty {}

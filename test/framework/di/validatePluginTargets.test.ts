@@ -9,7 +9,8 @@ import { ModuleTree, configXml, expectConfigError } from '../support/moduleTree.
 const NS = 'Fixture\\Dispatch';
 const API = `${NS}\\Api\\DispatcherInterface`;
 const PREFERENCE = `<preference for="${API}" type="${NS}\\Model\\Dispatcher"/>`;
-const BAD = (extra: string) => `<type name="${API}"><plugin name="bad" type="${NS}\\Plugin\\BadPlugin" sortOrder="10"${extra}/></type>`;
+const BAD = (extra: string) =>
+  `<type name="${API}"><plugin name="bad" type="${NS}\\Plugin\\BadPlugin" sortOrder="10"${extra}/></type>`;
 
 describe('validatePluginTargets', () => {
   let tree: ModuleTree;
@@ -20,7 +21,13 @@ describe('validatePluginTargets', () => {
 
   it('should fail at start-up on a plugin method that matches no method of the target, naming the file, plugin and method', async () => {
     tree.module('Fixture_Dispatch', { files: { 'etc/di.xml': configXml(PREFERENCE + BAD('')) } });
-    await expectConfigError(() => tree.boot('global'), tree.path('Fixture_Dispatch', 'etc/di.xml'), '"bad"', `${NS}\\Plugin\\BadPlugin`, `${API}::noSuchMethod()`);
+    await expectConfigError(
+      () => tree.boot('global'),
+      tree.path('Fixture_Dispatch', 'etc/di.xml'),
+      '"bad"',
+      `${NS}\\Plugin\\BadPlugin`,
+      `${API}::noSuchMethod()`,
+    );
   });
 
   it('should not check the methods of a disabled plugin', async () => {

@@ -8,7 +8,10 @@ import { DISPATCH_HOOK_LIST, EventManager } from '../../../app/framework/event/E
 describe('Event dispatch hooks', () => {
   const log: string[] = [];
   const observed = new EventConfig();
-  observed.events.set('thing_saved', new Map([['record', { name: 'record', event: 'thing_saved', instance: 'Record', files: ['events.xml'] }]]));
+  observed.events.set(
+    'thing_saved',
+    new Map([['record', { name: 'record', event: 'thing_saved', instance: 'Record', files: ['events.xml'] }]]),
+  );
   const managerWith = (hooks: Record<string, DispatchHook>) => {
     const manager = new EventManager(observed);
     const list = new DispatchHookList(hooks);
@@ -27,10 +30,19 @@ describe('Event dispatch hooks', () => {
         },
         afterDispatch: async (_n, data) => void log.push(`after1 ${JSON.stringify(data)}`),
       },
-      second: { beforeDispatch: async () => void log.push('before2'), afterDispatch: async () => void log.push('after2') },
+      second: {
+        beforeDispatch: async () => void log.push('before2'),
+        afterDispatch: async () => void log.push('after2'),
+      },
     });
     await manager.dispatch('THING_SAVED', { id: 1 });
-    expect(log).to.deep.equal(['before1 thing_saved', 'before2', 'observer {"id":1,"changed":true}', 'after1 {"id":1,"changed":true}', 'after2']);
+    expect(log).to.deep.equal([
+      'before1 thing_saved',
+      'before2',
+      'observer {"id":1,"changed":true}',
+      'after1 {"id":1,"changed":true}',
+      'after2',
+    ]);
   });
 
   it('should run the hooks of an event no events.xml observes', async () => {

@@ -38,30 +38,45 @@ describe('Events', () => {
   describe('when modules observe an event', () => {
     it('should call every observer in module load order, each reading the data as in Magento, and wait for async ones', async () => {
       module('Fixture_Events', { 'etc/events.xml': events(on(EVENT, observer('record', 'RecordObserver'))) });
-      module('Fixture_Later', { 'etc/events.xml': events(on(EVENT, observer('second', 'SecondObserver'))) }, ['Fixture_Events']);
+      module('Fixture_Later', { 'etc/events.xml': events(on(EVENT, observer('second', 'SecondObserver'))) }, [
+        'Fixture_Events',
+      ]);
       const notifier = (await boot()).get<Notifier>(NOTIFIER);
       await notifier.notify('42');
       await notifier.notify('43');
-      expect(RecordObserver.log).to.deep.equal([`record#1:${EVENT}:42`, `second:${EVENT}`, `record#1:${EVENT}:43`, `second:${EVENT}`]);
+      expect(RecordObserver.log).to.deep.equal([
+        `record#1:${EVENT}:42`,
+        `second:${EVENT}`,
+        `record#1:${EVENT}:43`,
+        `second:${EVENT}`,
+      ]);
     });
 
     it('should let a later module disable an observer by name', async () => {
-      module('Fixture_Events', { 'etc/events.xml': events(on(EVENT, observer('record', 'RecordObserver'), observer('second', 'SecondObserver'))) });
-      module('Fixture_Later', { 'etc/events.xml': events(on(EVENT, observer('record', null, ' disabled="true"'))) }, ['Fixture_Events']);
+      module('Fixture_Events', {
+        'etc/events.xml': events(on(EVENT, observer('record', 'RecordObserver'), observer('second', 'SecondObserver'))),
+      });
+      module('Fixture_Later', { 'etc/events.xml': events(on(EVENT, observer('record', null, ' disabled="true"'))) }, [
+        'Fixture_Events',
+      ]);
       await (await boot()).get<Notifier>(NOTIFIER).notify('1');
       expect(RecordObserver.log).to.deep.equal([`second:${EVENT}`]);
     });
 
     it('should build a shared="false" observer afresh for every dispatch, and a shared one once', async () => {
-      module('Fixture_Events', { 'etc/events.xml': events(on(EVENT, observer('record', 'RecordObserver', ' shared="false"'))) });
+      module('Fixture_Events', {
+        'etc/events.xml': events(on(EVENT, observer('record', 'RecordObserver', ' shared="false"'))),
+      });
       const manager = (await boot()).get<EventManagerInterface>(EventManagerInterface);
       await manager.dispatch(EVENT, { order_value: 'a' });
       await manager.dispatch(EVENT.toUpperCase(), { order_value: 'b' });
       expect(RecordObserver.log).to.deep.equal([`record#1:${EVENT}:a`, `record#2:${EVENT}:b`]);
     });
 
-    it('should let an observer\'s exception reach the caller and stop the dispatch', async () => {
-      module('Fixture_Events', { 'etc/events.xml': events(on(EVENT, observer('fail', 'FailingObserver'), observer('record', 'RecordObserver'))) });
+    it("should let an observer's exception reach the caller and stop the dispatch", async () => {
+      module('Fixture_Events', {
+        'etc/events.xml': events(on(EVENT, observer('fail', 'FailingObserver'), observer('record', 'RecordObserver'))),
+      });
       const notifier = (await boot()).get<Notifier>(NOTIFIER);
       let caught: unknown;
       await notifier.notify('9').catch((error: unknown) => (caught = error));

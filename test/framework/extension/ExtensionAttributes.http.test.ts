@@ -25,8 +25,10 @@ describe('Extension attributes', () => {
   });
   after(async () => t?.stop());
 
-  const get = (token: string) => request(t.http).get('/rest/V1/fixture/parcels/p1').set('Authorization', `Bearer ${token}`);
-  const save = (parcel: unknown) => request(t.http).post('/rest/V1/fixture/parcels').set('Authorization', `Bearer ${everything}`).send({ parcel });
+  const get = (token: string) =>
+    request(t.http).get('/rest/V1/fixture/parcels/p1').set('Authorization', `Bearer ${token}`);
+  const save = (parcel: unknown) =>
+    request(t.http).post('/rest/V1/fixture/parcels').set('Authorization', `Bearer ${everything}`).send({ parcel });
 
   describe('when an after plugin on the repository fills them', () => {
     it('should show every kind under extension_attributes, nested ones too, to a caller holding every resource', async () => {
@@ -62,21 +64,43 @@ describe('Extension attributes', () => {
 
   describe('when a client sends them', () => {
     it('should accept declared attributes of the right types', async () => {
-      const extension = { weight: 2, pieces: '3', tags: ['x'], label: { text: 'L', extension_attributes: { colour: 'blue' } }, secret_code: null };
+      const extension = {
+        weight: 2,
+        pieces: '3',
+        tags: ['x'],
+        label: { text: 'L', extension_attributes: { colour: 'blue' } },
+        secret_code: null,
+      };
       const res = await save({ lines: [{ sku: 'A' }], extension_attributes: extension });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(res.body.extension_attributes).to.deep.equal({ ...extension, pieces: 3 });
     });
 
     it('should answer 400 naming each field of a wrong type', async () => {
-      const res = await save({ extension_attributes: { weight: 'heavy', tags: [1], pieces: 1.5, label: { extension_attributes: { colour: 5 } } } });
+      const res = await save({
+        extension_attributes: {
+          weight: 'heavy',
+          tags: [1],
+          pieces: 1.5,
+          label: { extension_attributes: { colour: 5 } },
+        },
+      });
       expect(res.status).to.equal(400);
       expect(res.body.errors).to.deep.equal([
-        { message: "Error occurred during \"extension_attributes\" processing. Error occurred during \"weight\" processing. Invalid type for value: \"heavy\". Expected Type: \"float\".", parameters: { fieldName: 'parcel.extension_attributes.weight' } },
-        { message: INVALID, parameters: { fieldName: 'parcel.extension_attributes.pieces', value: '1.5' } },
-        { message: "Error occurred during \"extension_attributes\" processing. Error occurred during \"tags\" processing. Invalid type for value: \"1\". Expected Type: \"string\".", parameters: { fieldName: 'parcel.extension_attributes.tags[0]' } },
         {
-          message: "Error occurred during \"extension_attributes\" processing. Error occurred during \"label\" processing. Error occurred during \"extension_attributes\" processing. Error occurred during \"colour\" processing. Invalid type for value: \"5\". Expected Type: \"string\".",
+          message:
+            'Error occurred during "extension_attributes" processing. Error occurred during "weight" processing. Invalid type for value: "heavy". Expected Type: "float".',
+          parameters: { fieldName: 'parcel.extension_attributes.weight' },
+        },
+        { message: INVALID, parameters: { fieldName: 'parcel.extension_attributes.pieces', value: '1.5' } },
+        {
+          message:
+            'Error occurred during "extension_attributes" processing. Error occurred during "tags" processing. Invalid type for value: "1". Expected Type: "string".',
+          parameters: { fieldName: 'parcel.extension_attributes.tags[0]' },
+        },
+        {
+          message:
+            'Error occurred during "extension_attributes" processing. Error occurred during "label" processing. Error occurred during "extension_attributes" processing. Error occurred during "colour" processing. Invalid type for value: "5". Expected Type: "string".',
           parameters: { fieldName: 'parcel.extension_attributes.label.extension_attributes.colour' },
         },
       ]);
@@ -85,7 +109,10 @@ describe('Extension attributes', () => {
     it('should answer 400 on an attribute nobody declared', async () => {
       const res = await save({ extension_attributes: { volume: 3 } });
       expect(res.status).to.equal(400);
-      expect(res.body).to.deep.equal({ message: 'Property "%fieldName" is not supported. Remove it and try again.', parameters: { fieldName: 'parcel.extension_attributes.volume' } });
+      expect(res.body).to.deep.equal({
+        message: 'Property "%fieldName" is not supported. Remove it and try again.',
+        parameters: { fieldName: 'parcel.extension_attributes.volume' },
+      });
     });
   });
 
@@ -96,12 +123,29 @@ describe('Extension attributes', () => {
       const schema = res.body;
       const post = schema.paths['/V1/fixture/parcels'].post;
       const body = post.parameters.find((p: { in: string }) => p.in === 'body').schema.properties.parcel;
-      expect(Object.keys(body.properties.extension_attributes.properties)).to.deep.equal(['weight', 'pieces', 'tags', 'label', 'secret_code']);
+      expect(Object.keys(body.properties.extension_attributes.properties)).to.deep.equal([
+        'weight',
+        'pieces',
+        'tags',
+        'label',
+        'secret_code',
+      ]);
       const answer = schema.paths['/V1/fixture/parcels/{parcelId}'].get.responses['200'].schema;
-      expect(answer.properties.extension_attributes.properties.secret_code).to.deep.equal({ type: 'string', 'x-resources': ['Fixture_Ext::secret'] });
-      expect(answer.properties.extension_attributes.properties.tags).to.deep.equal({ type: 'array', items: { type: 'string' } });
-      expect(answer.properties.extension_attributes.properties.label.properties.extension_attributes.properties.colour).to.deep.equal({ type: 'string' });
-      expect(answer.properties.lines.items.properties.extension_attributes.properties.gift).to.deep.equal({ type: 'boolean', 'x-resources': ['Fixture_Ext::secret'] });
+      expect(answer.properties.extension_attributes.properties.secret_code).to.deep.equal({
+        type: 'string',
+        'x-resources': ['Fixture_Ext::secret'],
+      });
+      expect(answer.properties.extension_attributes.properties.tags).to.deep.equal({
+        type: 'array',
+        items: { type: 'string' },
+      });
+      expect(
+        answer.properties.extension_attributes.properties.label.properties.extension_attributes.properties.colour,
+      ).to.deep.equal({ type: 'string' });
+      expect(answer.properties.lines.items.properties.extension_attributes.properties.gift).to.deep.equal({
+        type: 'boolean',
+        'x-resources': ['Fixture_Ext::secret'],
+      });
     });
   });
 });
@@ -115,16 +159,33 @@ describe('extension_attributes.xml mistakes', () => {
 
   const bad = async (body: string, ...fragments: string[]) => {
     tree.module('Fixture_Ext', { files: { 'etc/extension_attributes.xml': configXml(body) } });
-    await expectConfigError(() => tree.boot('global').then((app) => app.close()), tree.path('Fixture_Ext', 'etc/extension_attributes.xml'), ...fragments);
+    await expectConfigError(
+      () => tree.boot('global').then((app) => app.close()),
+      tree.path('Fixture_Ext', 'etc/extension_attributes.xml'),
+      ...fragments,
+    );
   };
 
   it('should fail at start-up on an unknown element or attribute, naming the file', async () => {
-    await bad('<extension_attributes for="Fixture\\Ext\\Api\\Data\\LineInterface"><attribute code="x" type="string"><join reference_table="t"/></attribute></extension_attributes>', '<join>');
-    await bad('<extension_attributes for="Fixture\\Ext\\Api\\Data\\LineInterface"><attribute code="x" type="string" default="1"/></extension_attributes>', '"default"');
+    await bad(
+      '<extension_attributes for="Fixture\\Ext\\Api\\Data\\LineInterface"><attribute code="x" type="string"><join reference_table="t"/></attribute></extension_attributes>',
+      '<join>',
+    );
+    await bad(
+      '<extension_attributes for="Fixture\\Ext\\Api\\Data\\LineInterface"><attribute code="x" type="string" default="1"/></extension_attributes>',
+      '"default"',
+    );
   });
 
   it('should fail at start-up when `for` or a type is not a data interface', async () => {
-    await bad('<extension_attributes for="Fixture\\Ext\\Api\\ParcelRepositoryInterface"><attribute code="x" type="string"/></extension_attributes>', 'Fixture\\Ext\\Api\\ParcelRepositoryInterface', 'defineDataInterface');
-    await bad('<extension_attributes for="Fixture\\Ext\\Api\\Data\\LineInterface"><attribute code="x" type="Fixture\\Ext\\Api\\Data\\Missing"/></extension_attributes>', 'Fixture\\Ext\\Api\\Data\\Missing');
+    await bad(
+      '<extension_attributes for="Fixture\\Ext\\Api\\ParcelRepositoryInterface"><attribute code="x" type="string"/></extension_attributes>',
+      'Fixture\\Ext\\Api\\ParcelRepositoryInterface',
+      'defineDataInterface',
+    );
+    await bad(
+      '<extension_attributes for="Fixture\\Ext\\Api\\Data\\LineInterface"><attribute code="x" type="Fixture\\Ext\\Api\\Data\\Missing"/></extension_attributes>',
+      'Fixture\\Ext\\Api\\Data\\Missing',
+    );
   });
 });

@@ -88,37 +88,49 @@ describe('Interceptor', () => {
 
   describe('when PluginA/B/C (sortOrder 10/20/30) intercept dispatch(), as in the Magento docs table', () => {
     it('should run row 1 (all three have before and after) in the documented order', async () => {
-      const { log, result } = await dispatchWith(on(API, plugin('c', 'PluginC', 30), plugin('a', 'PluginA', 10), plugin('b', 'PluginB', 20)));
+      const { log, result } = await dispatchWith(
+        on(API, plugin('c', 'PluginC', 30), plugin('a', 'PluginA', 10), plugin('b', 'PluginB', 20)),
+      );
       expect(log).to.deep.equal(TABLE.allBeforeAndAfter);
       expect(result).to.equal('dispatched');
     });
 
     it('should run row 2 (B also has around) in the documented order', async () => {
-      const { log, result } = await dispatchWith(on(API, plugin('c', 'PluginC', 30), plugin('b', 'PluginBAround', 20), plugin('a', 'PluginA', 10)));
+      const { log, result } = await dispatchWith(
+        on(API, plugin('c', 'PluginC', 30), plugin('b', 'PluginBAround', 20), plugin('a', 'PluginA', 10)),
+      );
       expect(log).to.deep.equal(TABLE.bAlsoAround);
       expect(result).to.equal('dispatched');
     });
 
     it('should run row 3 (A and C also have around) in the documented order', async () => {
-      const { log, result } = await dispatchWith(on(API, plugin('b', 'PluginB', 20), plugin('c', 'PluginCAround', 30), plugin('a', 'PluginAAround', 10)));
+      const { log, result } = await dispatchWith(
+        on(API, plugin('b', 'PluginB', 20), plugin('c', 'PluginCAround', 30), plugin('a', 'PluginAAround', 10)),
+      );
       expect(log).to.deep.equal(TABLE.aAndCAlsoAround);
       expect(result).to.equal('dispatched');
     });
 
     it('should run the same orders when sync and async plugin methods are mixed', async () => {
-      let run = await dispatchWith(on(API, plugin('a', 'PluginA', 10), plugin('b', 'AsyncPluginBAround', 20), plugin('c', 'PluginC', 30)));
+      let run = await dispatchWith(
+        on(API, plugin('a', 'PluginA', 10), plugin('b', 'AsyncPluginBAround', 20), plugin('c', 'PluginC', 30)),
+      );
       expect(run.log).to.deep.equal(TABLE.bAlsoAround);
       tree.remove();
       tree = ModuleTree.create('runtime');
-      run = await dispatchWith(on(API, plugin('a', 'AsyncPluginAAround', 10), plugin('b', 'PluginB', 20), plugin('c', 'PluginCAround', 30)));
+      run = await dispatchWith(
+        on(API, plugin('a', 'AsyncPluginAAround', 10), plugin('b', 'PluginB', 20), plugin('c', 'PluginCAround', 30)),
+      );
       expect(run.log).to.deep.equal(TABLE.aAndCAlsoAround);
       expect(run.result).to.equal('dispatched');
     });
   });
 
   describe('when plugins have equal or missing sortOrders', () => {
-    it('should count a plugin without a sortOrder as 0 (Magento\'s Mapper/Dom) and keep declaration order on ties', async () => {
-      const { log } = await dispatchWith(on(API, plugin('c', 'PluginC', 5), plugin('b', 'PluginB', -5), plugin('a', 'PluginA')));
+    it("should count a plugin without a sortOrder as 0 (Magento's Mapper/Dom) and keep declaration order on ties", async () => {
+      const { log } = await dispatchWith(
+        on(API, plugin('c', 'PluginC', 5), plugin('b', 'PluginB', -5), plugin('a', 'PluginA')),
+      );
       expect(log).to.deep.equal(['B.before', 'A.before', 'C.before', 'dispatch', 'B.after', 'A.after', 'C.after']);
     });
 
@@ -128,8 +140,13 @@ describe('Interceptor', () => {
     });
 
     it('should keep module load order on ties across modules', async () => {
-      tree.module('Fixture_Dispatch', { files: { 'etc/di.xml': configXml(PREFERENCE + on(API, plugin('b', 'PluginB', 10))) } });
-      tree.module('Aaa_Later', { sequence: ['Fixture_Dispatch'], files: { 'etc/di.xml': configXml(on(API, plugin('a', 'PluginA', 10))) } });
+      tree.module('Fixture_Dispatch', {
+        files: { 'etc/di.xml': configXml(PREFERENCE + on(API, plugin('b', 'PluginB', 10))) },
+      });
+      tree.module('Aaa_Later', {
+        sequence: ['Fixture_Dispatch'],
+        files: { 'etc/di.xml': configXml(on(API, plugin('a', 'PluginA', 10))) },
+      });
       const { log } = await dispatchWith('');
       expect(log).to.deep.equal(['B.before', 'A.before', 'dispatch', 'B.after', 'A.after']);
     });
@@ -137,7 +154,13 @@ describe('Interceptor', () => {
 
   describe('when a before plugin returns new arguments', () => {
     it('should call the method with them, and give the after method of its level the changed arguments', async () => {
-      tree.module('Fixture_Dispatch', { files: { 'etc/di.xml': configXml(PREFERENCE + on(API, plugin('keep', 'KeepArgsPlugin', 10), plugin('args', 'ArgsPlugin', 20))) } });
+      tree.module('Fixture_Dispatch', {
+        files: {
+          'etc/di.xml': configXml(
+            PREFERENCE + on(API, plugin('keep', 'KeepArgsPlugin', 10), plugin('args', 'ArgsPlugin', 20)),
+          ),
+        },
+      });
       const app = await boot();
       const log: string[] = [];
       const result = await app.get<DispatcherInterface>(API).calc(log, 1, 2);
@@ -146,7 +169,9 @@ describe('Interceptor', () => {
     });
 
     it('should keep the arguments when it returns null or undefined', async () => {
-      tree.module('Fixture_Dispatch', { files: { 'etc/di.xml': configXml(PREFERENCE + on(API, plugin('keep', 'KeepArgsPlugin'))) } });
+      tree.module('Fixture_Dispatch', {
+        files: { 'etc/di.xml': configXml(PREFERENCE + on(API, plugin('keep', 'KeepArgsPlugin'))) },
+      });
       const app = await boot();
       const log: string[] = [];
       expect(await app.get<DispatcherInterface>(API).calc(log, 1, 2)).to.equal(3);
@@ -157,7 +182,13 @@ describe('Interceptor', () => {
 
   describe('when an after plugin returns a new result', () => {
     it('should answer that result', async () => {
-      tree.module('Fixture_Dispatch', { files: { 'etc/di.xml': configXml(PREFERENCE + on(API, plugin('result', 'ResultPlugin'), plugin('args', 'ArgsPlugin', 1))) } });
+      tree.module('Fixture_Dispatch', {
+        files: {
+          'etc/di.xml': configXml(
+            PREFERENCE + on(API, plugin('result', 'ResultPlugin'), plugin('args', 'ArgsPlugin', 1)),
+          ),
+        },
+      });
       const app = await boot();
       const log: string[] = [];
       expect(await app.get<DispatcherInterface>(API).calc(log, 1, 2)).to.equal(1012);
@@ -167,7 +198,9 @@ describe('Interceptor', () => {
 
   describe('when an around plugin does not call proceed', () => {
     it('should skip the deeper plugins and the method, and answer its own result', async () => {
-      const { log, result } = await dispatchWith(on(API, plugin('a', 'PluginA', 10), plugin('short', 'ShortCircuitPlugin', 20), plugin('c', 'PluginC', 30)));
+      const { log, result } = await dispatchWith(
+        on(API, plugin('a', 'PluginA', 10), plugin('short', 'ShortCircuitPlugin', 20), plugin('c', 'PluginC', 30)),
+      );
       expect(log).to.deep.equal(['A.before', 'short.around', 'A.after']);
       expect(result).to.equal('short-circuited');
     });
@@ -175,7 +208,14 @@ describe('Interceptor', () => {
 
   describe('when a plugin is disabled', () => {
     it('should not run it', async () => {
-      const { log } = await dispatchWith(on(API, plugin('a', 'PluginA', 10), plugin('b', 'PluginBAround', 20, ' disabled="true"'), plugin('c', 'PluginC', 30)));
+      const { log } = await dispatchWith(
+        on(
+          API,
+          plugin('a', 'PluginA', 10),
+          plugin('b', 'PluginBAround', 20, ' disabled="true"'),
+          plugin('c', 'PluginC', 30),
+        ),
+      );
       expect(log).to.deep.equal(['A.before', 'C.before', 'dispatch', 'A.after', 'C.after']);
     });
 
@@ -188,28 +228,43 @@ describe('Interceptor', () => {
   describe('when a later module declares a plugin of the same name', () => {
     beforeEach(() => {
       tree.module('Fixture_Dispatch', {
-        files: { 'etc/di.xml': configXml(PREFERENCE + on(API, plugin('a', 'PluginA', 10), plugin('b', 'PluginB', 20), plugin('c', 'PluginC', 30))) },
+        files: {
+          'etc/di.xml': configXml(
+            PREFERENCE + on(API, plugin('a', 'PluginA', 10), plugin('b', 'PluginB', 20), plugin('c', 'PluginC', 30)),
+          ),
+        },
       });
     });
 
     it('should override sortOrder and disabled by name', async () => {
       tree.module('Fixture_Override', {
         sequence: ['Fixture_Dispatch'],
-        files: { 'etc/di.xml': configXml(on(API, plugin('c', null, 5), plugin('a', null, undefined, ' disabled="true"'))) },
+        files: {
+          'etc/di.xml': configXml(on(API, plugin('c', null, 5), plugin('a', null, undefined, ' disabled="true"'))),
+        },
       });
       const { log } = await dispatchWith('');
       expect(log).to.deep.equal(['C.before', 'B.before', 'dispatch', 'C.after', 'B.after']);
     });
 
     it('should override the plugin class by name, keeping its sortOrder', async () => {
-      tree.module('Fixture_Override', { sequence: ['Fixture_Dispatch'], files: { 'etc/di.xml': configXml(on(API, plugin('b', 'PluginBAround'))) } });
+      tree.module('Fixture_Override', {
+        sequence: ['Fixture_Dispatch'],
+        files: { 'etc/di.xml': configXml(on(API, plugin('b', 'PluginBAround'))) },
+      });
       const { log } = await dispatchWith('');
       expect(log).to.deep.equal(TABLE.bAlsoAround);
     });
 
     it('should switch a disabled plugin back on', async () => {
-      tree.module('Fixture_Override', { sequence: ['Fixture_Dispatch'], files: { 'etc/di.xml': configXml(on(API, plugin('b', null, undefined, ' disabled="true"'))) } });
-      tree.module('Fixture_Third', { sequence: ['Fixture_Override'], files: { 'etc/di.xml': configXml(on(API, plugin('b', null, undefined, ' disabled="false"'))) } });
+      tree.module('Fixture_Override', {
+        sequence: ['Fixture_Dispatch'],
+        files: { 'etc/di.xml': configXml(on(API, plugin('b', null, undefined, ' disabled="true"'))) },
+      });
+      tree.module('Fixture_Third', {
+        sequence: ['Fixture_Override'],
+        files: { 'etc/di.xml': configXml(on(API, plugin('b', null, undefined, ' disabled="false"'))) },
+      });
       const { log } = await dispatchWith('');
       expect(log).to.deep.equal(TABLE.allBeforeAndAfter);
     });
@@ -220,14 +275,24 @@ describe('Interceptor', () => {
       tree.module('Fixture_Dispatch', {
         files: {
           'etc/di.xml': configXml(PREFERENCE + on(API, plugin('a', 'PluginA', 10), plugin('c', 'PluginC', 30))),
-          'etc/webapi_rest/di.xml': configXml(on(API, plugin('b', 'PluginBAround', 20), plugin('c', null, undefined, ' disabled="true"'))),
+          'etc/webapi_rest/di.xml': configXml(
+            on(API, plugin('b', 'PluginBAround', 20), plugin('c', null, undefined, ' disabled="true"')),
+          ),
         },
       });
     });
 
     it('should apply it in the webapi_rest area, over the global file', async () => {
       const { log } = await dispatchWith('', { area: 'webapi_rest' });
-      expect(log).to.deep.equal(['A.before', 'B.before', 'B.around (first half)', 'dispatch', 'B.around (second half)', 'A.after', 'B.after']);
+      expect(log).to.deep.equal([
+        'A.before',
+        'B.before',
+        'B.around (first half)',
+        'dispatch',
+        'B.around (second half)',
+        'A.after',
+        'B.after',
+      ]);
     });
 
     it('should not apply it in the global area', async () => {
@@ -250,8 +315,11 @@ describe('Interceptor', () => {
   });
 
   describe('when a plugin is declared on a parent class', () => {
-    it('should apply to a subclass too, with the subclass\'s own plugins', async () => {
-      const { log, app } = await dispatchWith(on(DISPATCHER, plugin('a', 'PluginA', 10)) + on(SPECIAL, plugin('b', 'PluginB', 20)), { service: SPECIAL });
+    it("should apply to a subclass too, with the subclass's own plugins", async () => {
+      const { log, app } = await dispatchWith(
+        on(DISPATCHER, plugin('a', 'PluginA', 10)) + on(SPECIAL, plugin('b', 'PluginB', 20)),
+        { service: SPECIAL },
+      );
       expect(log).to.deep.equal(['A.before', 'B.before', 'special', 'dispatch', 'A.after', 'B.after']);
       expect(app.get(SPECIAL)).to.be.instanceOf(SpecialDispatcher);
       const parent: string[] = [];
@@ -265,7 +333,13 @@ describe('Interceptor', () => {
       PluginA.instances = 0;
       PluginBAround.instances = 0;
       tree.module('Fixture_Dispatch', {
-        files: { 'etc/di.xml': configXml(PREFERENCE + `<type name="${DISPATCHER}" shared="false"/>` + on(API, plugin('a', 'PluginA', 10), plugin('b', 'PluginBAround', 20))) },
+        files: {
+          'etc/di.xml': configXml(
+            PREFERENCE +
+              `<type name="${DISPATCHER}" shared="false"/>` +
+              on(API, plugin('a', 'PluginA', 10), plugin('b', 'PluginBAround', 20)),
+          ),
+        },
       });
       const app = await boot();
       expect(PluginA.instances, 'plugins are built lazily').to.equal(0);
@@ -297,7 +371,9 @@ describe('Interceptor', () => {
 
   describe('when the target method is synchronous', () => {
     beforeEach(() => {
-      tree.module('Fixture_Dispatch', { files: { 'etc/di.xml': configXml(on(`${NS}\\Model\\Formatter`, plugin('format', 'FormatPlugin'))) } });
+      tree.module('Fixture_Dispatch', {
+        files: { 'etc/di.xml': configXml(on(`${NS}\\Model\\Formatter`, plugin('format', 'FormatPlugin'))) },
+      });
     });
 
     it('should stay synchronous when every plugin method is', async () => {
@@ -318,24 +394,39 @@ describe('Interceptor', () => {
         thrownSynchronously = true;
       }
       expect(thrownSynchronously).to.equal(false);
-      const outcome = await promise!.then(() => 'resolved', (error: Error) => error.message);
+      const outcome = await promise!.then(
+        () => 'resolved',
+        (error: Error) => error.message,
+      );
       expect(outcome).to.equal('unlucky');
     });
   });
 
   describe('when a plugin is wrong', () => {
     it('should fail at start-up on a plugin method that matches no method of the target, naming it', async () => {
-      tree.module('Fixture_Dispatch', { files: { 'etc/di.xml': configXml(PREFERENCE + on(API, plugin('bad', 'BadPlugin', 10))) } });
-      await expectConfigError(() => boot(), tree.path('Fixture_Dispatch', 'etc/di.xml'), '"bad"', `${NS}\\Plugin\\BadPlugin`, `${API}::noSuchMethod()`);
+      tree.module('Fixture_Dispatch', {
+        files: { 'etc/di.xml': configXml(PREFERENCE + on(API, plugin('bad', 'BadPlugin', 10))) },
+      });
+      await expectConfigError(
+        () => boot(),
+        tree.path('Fixture_Dispatch', 'etc/di.xml'),
+        '"bad"',
+        `${NS}\\Plugin\\BadPlugin`,
+        `${API}::noSuchMethod()`,
+      );
     });
 
     it('should fail at start-up on a plugin class that does not resolve, naming the file and the class', async () => {
-      tree.module('Fixture_Dispatch', { files: { 'etc/di.xml': configXml(PREFERENCE + on(API, plugin('ghost', 'GhostPlugin'))) } });
+      tree.module('Fixture_Dispatch', {
+        files: { 'etc/di.xml': configXml(PREFERENCE + on(API, plugin('ghost', 'GhostPlugin'))) },
+      });
       await expectConfigError(() => boot(), tree.path('Fixture_Dispatch', 'etc/di.xml'), `${NS}\\Plugin\\GhostPlugin`);
     });
 
     it('should fail at start-up on a plugin without a type, naming it', async () => {
-      tree.module('Fixture_Dispatch', { files: { 'etc/di.xml': configXml(PREFERENCE + on(API, plugin('typeless', null, 10))) } });
+      tree.module('Fixture_Dispatch', {
+        files: { 'etc/di.xml': configXml(PREFERENCE + on(API, plugin('typeless', null, 10))) },
+      });
       await expectConfigError(() => boot(), tree.path('Fixture_Dispatch', 'etc/di.xml'), '"typeless"');
     });
   });

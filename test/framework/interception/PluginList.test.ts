@@ -16,7 +16,14 @@ import {
 let position = 0;
 
 function entry(name: string, pluginClass: PluginEntry['pluginClass'], sortOrder?: number): PluginEntry {
-  return { name, typeName: `Fixture\\Plugin\\${pluginClass.name}`, sortOrder, position: position++, pluginClass, instance: () => ({}) };
+  return {
+    name,
+    typeName: `Fixture\\Plugin\\${pluginClass.name}`,
+    sortOrder,
+    position: position++,
+    pluginClass,
+    instance: () => ({}),
+  };
 }
 
 /** Each level as `before:[..] around:x after:[..]`, by plugin name. */
@@ -54,7 +61,10 @@ describe('PluginList', () => {
       const methods = pluginMethods(Plugin);
       expect([...methods.keys()]).to.have.members(['save', 'getById']);
       expect([...methods.get('save')!]).to.deep.equal([['before', 'beforeSave']]);
-      expect(Object.fromEntries(methods.get('getById')!)).to.deep.equal({ around: 'aroundGetById', after: 'afterGetById' });
+      expect(Object.fromEntries(methods.get('getById')!)).to.deep.equal({
+        around: 'aroundGetById',
+        after: 'afterGetById',
+      });
     });
 
     it('should ignore names that only start with a kind (beforehand), non-functions and Object.prototype', () => {
@@ -124,14 +134,24 @@ describe('PluginList', () => {
     });
 
     it('should keep befores and afters of plugins without around in one level', () => {
-      const levels = buildLevels([entry('b', BeforeAfter, 20), entry('a', BeforeAfter, 10), entry('x', OtherMethod, 15)], 'save');
+      const levels = buildLevels(
+        [entry('b', BeforeAfter, 20), entry('a', BeforeAfter, 10), entry('x', OtherMethod, 15)],
+        'save',
+      );
       expect(shape(levels)).to.deep.equal(['before:[a,b] around:- after:[a,b]']);
     });
 
     it('should close a level at each around, the plugins after it forming the level its proceed calls', () => {
       // Magento's row 3: A and C have all three, B before and after; sortOrder A < B < C.
-      const levels = buildLevels([entry('C', AllThree, 30), entry('A', AllThree, 10), entry('B', BeforeAfter, 20)], 'save');
-      expect(shape(levels)).to.deep.equal(['before:[A] around:A after:[A]', 'before:[B,C] around:C after:[B,C]', 'before:[] around:- after:[]']);
+      const levels = buildLevels(
+        [entry('C', AllThree, 30), entry('A', AllThree, 10), entry('B', BeforeAfter, 20)],
+        'save',
+      );
+      expect(shape(levels)).to.deep.equal([
+        'before:[A] around:A after:[A]',
+        'before:[B,C] around:C after:[B,C]',
+        'before:[] around:- after:[]',
+      ]);
     });
 
     it('should give an around-only plugin a level with no before or after', () => {
@@ -141,7 +161,11 @@ describe('PluginList', () => {
 
     it('should carry the kind, the plugin method name and the function to call', () => {
       const [level] = buildLevels([entry('all', AllThree, 1)], 'save');
-      expect(level!.before[0]).to.include({ kind: 'before', methodName: 'beforeSave', fn: AllThree.prototype.beforeSave });
+      expect(level!.before[0]).to.include({
+        kind: 'before',
+        methodName: 'beforeSave',
+        fn: AllThree.prototype.beforeSave,
+      });
       expect(level!.around).to.include({ kind: 'around', methodName: 'aroundSave', fn: AllThree.prototype.aroundSave });
       expect(level!.after[0]).to.include({ kind: 'after', methodName: 'afterSave', fn: AllThree.prototype.afterSave });
     });

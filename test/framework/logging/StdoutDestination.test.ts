@@ -15,7 +15,9 @@ describe('StdoutDestination', () => {
   });
 
   it('should stop writing after the stream fails (a broken pipe) instead of throwing', () => {
-    const stream = new Writable({ write: (_chunk, _enc, done) => done(Object.assign(new Error('EPIPE'), { code: 'EPIPE' })) });
+    const stream = new Writable({
+      write: (_chunk, _enc, done) => done(Object.assign(new Error('EPIPE'), { code: 'EPIPE' })),
+    });
     const destination = new StdoutDestination(stream);
     destination.write('a\n');
     return new Promise<void>((resolve) => setImmediate(resolve)).then(() => {

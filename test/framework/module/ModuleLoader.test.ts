@@ -20,7 +20,8 @@ describe('ModuleLoader', () => {
         .module('Zed_Core');
       const order = load();
       expect(order).to.have.members(['Acme_Checkout', 'Acme_Sales', 'Acme_Catalog', 'Zed_Core']);
-      const before = (a: string, b: string) => expect(order.indexOf(a), `${a} before ${b}`).to.be.lessThan(order.indexOf(b));
+      const before = (a: string, b: string) =>
+        expect(order.indexOf(a), `${a} before ${b}`).to.be.lessThan(order.indexOf(b));
       before('Zed_Core', 'Acme_Catalog');
       before('Acme_Catalog', 'Acme_Sales');
       before('Acme_Sales', 'Acme_Checkout');
@@ -35,8 +36,16 @@ describe('ModuleLoader', () => {
     it('should give the same order whatever order the folders are created in', () => {
       const other = ModuleTree.create();
       try {
-        tree.module('B_One', { sequence: ['D_Two'] }).module('D_Two').module('A_Three').module('C_Four', { sequence: ['A_Three'] });
-        other.module('C_Four', { sequence: ['A_Three'] }).module('A_Three').module('D_Two').module('B_One', { sequence: ['D_Two'] });
+        tree
+          .module('B_One', { sequence: ['D_Two'] })
+          .module('D_Two')
+          .module('A_Three')
+          .module('C_Four', { sequence: ['A_Three'] });
+        other
+          .module('C_Four', { sequence: ['A_Three'] })
+          .module('A_Three')
+          .module('D_Two')
+          .module('B_One', { sequence: ['D_Two'] });
         expect(loadModules(other.sources(), other.configFile).map((m) => m.name)).to.deep.equal(load());
         const order = load();
         expect(order.indexOf('D_Two')).to.be.lessThan(order.indexOf('B_One'));
@@ -79,7 +88,12 @@ describe('ModuleLoader', () => {
     it('should fail naming both folders', async () => {
       tree.module('Acme_Twin');
       other.module('Acme_Twin');
-      await expectConfigError(() => loadModules([...tree.sources(), ...other.sources()]), 'Acme_Twin is declared twice', tree.dir('Acme_Twin'), other.dir('Acme_Twin'));
+      await expectConfigError(
+        () => loadModules([...tree.sources(), ...other.sources()]),
+        'Acme_Twin is declared twice',
+        tree.dir('Acme_Twin'),
+        other.dir('Acme_Twin'),
+      );
     });
 
     it("should pass over a folder's module its source excludes, as if absent", () => {
@@ -96,7 +110,12 @@ describe('ModuleLoader', () => {
 
   describe('when etc/config.json disables a module', () => {
     it('should leave the disabled module out', () => {
-      tree.module('Acme_One').module('Acme_Two').module('Acme_Three').setEnabled('Acme_Two', false).setEnabled('Acme_Three', true);
+      tree
+        .module('Acme_One')
+        .module('Acme_Two')
+        .module('Acme_Three')
+        .setEnabled('Acme_Two', false)
+        .setEnabled('Acme_Three', true);
       expect(load()).to.deep.equal(['Acme_One', 'Acme_Three']);
     });
 
@@ -107,12 +126,18 @@ describe('ModuleLoader', () => {
     });
 
     it('should fail when an enabled module depends on the disabled one, naming both', async () => {
-      tree.module('Acme_Base').module('Acme_User', { sequence: ['Acme_Base'] }).setEnabled('Acme_Base', false);
+      tree
+        .module('Acme_Base')
+        .module('Acme_User', { sequence: ['Acme_Base'] })
+        .setEnabled('Acme_Base', false);
       await expectConfigError(load, 'Acme_User', 'Acme_Base', 'disabled');
     });
 
     it('should accept a disabled module whose dependency is disabled too', () => {
-      tree.module('Acme_Base').module('Acme_User', { sequence: ['Acme_Base'] }).module('Acme_Other');
+      tree
+        .module('Acme_Base')
+        .module('Acme_User', { sequence: ['Acme_Base'] })
+        .module('Acme_Other');
       tree.setEnabled('Acme_Base', false).setEnabled('Acme_User', false);
       expect(load()).to.deep.equal(['Acme_Other']);
     });
@@ -132,19 +157,25 @@ describe('ModuleLoader', () => {
     });
 
     it('should fail on an unknown element, naming the file and the element', async () => {
-      tree.module('Acme_Sales', { files: { 'etc/module.xml': configXml('<module name="Acme_Sales"><depends/></module>') } });
+      tree.module('Acme_Sales', {
+        files: { 'etc/module.xml': configXml('<module name="Acme_Sales"><depends/></module>') },
+      });
       await expectConfigError(load, tree.path('Acme_Sales', 'etc/module.xml'), '<depends>');
     });
 
     it('should fail on an unknown element inside <sequence>', async () => {
       tree.module('Acme_Sales', {
-        files: { 'etc/module.xml': configXml('<module name="Acme_Sales"><sequence><modul name="Acme_X"/></sequence></module>') },
+        files: {
+          'etc/module.xml': configXml('<module name="Acme_Sales"><sequence><modul name="Acme_X"/></sequence></module>'),
+        },
       });
       await expectConfigError(load, tree.path('Acme_Sales', 'etc/module.xml'), '<modul>');
     });
 
     it('should fail on an unknown attribute, naming the file and the attribute', async () => {
-      tree.module('Acme_Sales', { files: { 'etc/module.xml': configXml('<module name="Acme_Sales" version="1.0"/>') } });
+      tree.module('Acme_Sales', {
+        files: { 'etc/module.xml': configXml('<module name="Acme_Sales" version="1.0"/>') },
+      });
       await expectConfigError(load, tree.path('Acme_Sales', 'etc/module.xml'), '"version"');
     });
 

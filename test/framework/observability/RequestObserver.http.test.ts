@@ -35,12 +35,22 @@ describe('Request logs and metrics', () => {
 
   describe('the log line', () => {
     it('should name the request id, method, route pattern, store, caller, status and duration, and no token or body', async () => {
-      const res = await d.call('post', 'all', '/products').set('X-Request-Id', 'req-1').send({ product: { sku: 'LOG-2', name: 'secret name' } });
+      const res = await d
+        .call('post', 'all', '/products')
+        .set('X-Request-Id', 'req-1')
+        .send({ product: { sku: 'LOG-2', name: 'secret name' } });
       expect(res.status).to.equal(200);
       const lines = requestLines(logs);
       expect(lines).to.have.length(1);
       const line = lines[0]!;
-      expect(line).to.deep.include({ reqId: 'req-1', method: 'POST', route: '/V1/products', store: 'admin', callerType: 'integration', status: 200 });
+      expect(line).to.deep.include({
+        reqId: 'req-1',
+        method: 'POST',
+        route: '/V1/products',
+        store: 'admin',
+        callerType: 'integration',
+        status: 200,
+      });
       expect(line.callerId).to.be.a('number');
       expect(line.durationMs).to.be.a('number');
       const text = JSON.stringify(logs);
@@ -49,7 +59,9 @@ describe('Request logs and metrics', () => {
     });
 
     it('should name the route pattern, not the path, and a guest caller', async () => {
-      await request(d.http).post('/rest/V1/integration/admin/token').send({ username: 'nobody', password: 'wrong-password' });
+      await request(d.http)
+        .post('/rest/V1/integration/admin/token')
+        .send({ username: 'nobody', password: 'wrong-password' });
       await d.call('get', 'default', '/dispensary/recommendation/00000000-0000-4000-8000-000000000000');
       const lines = requestLines(logs);
       expect(lines.map((l) => [l.route, l.callerType, l.status])).to.deep.equal([
@@ -59,9 +71,17 @@ describe('Request logs and metrics', () => {
     });
 
     it('should name the async and bulk route patterns and the caller, under the request id the client sent', async () => {
-      const sent = await request(d.http).post('/rest/all/async/V1/products').set('Authorization', `Bearer ${d.token}`).set('X-Request-Id', 'req-async').send({ product: { sku: 'LOG-3', name: 'x' } });
+      const sent = await request(d.http)
+        .post('/rest/all/async/V1/products')
+        .set('Authorization', `Bearer ${d.token}`)
+        .set('X-Request-Id', 'req-async')
+        .send({ product: { sku: 'LOG-3', name: 'x' } });
       expect(sent.status, JSON.stringify(sent.body)).to.equal(202);
-      const bulk = await request(d.http).post('/rest/all/async/bulk/V1/products').set('Authorization', `Bearer ${d.token}`).set('X-Request-Id', 'req-bulk').send([{ product: { sku: 'LOG-4', name: 'x' } }]);
+      const bulk = await request(d.http)
+        .post('/rest/all/async/bulk/V1/products')
+        .set('Authorization', `Bearer ${d.token}`)
+        .set('X-Request-Id', 'req-bulk')
+        .send([{ product: { sku: 'LOG-4', name: 'x' } }]);
       expect(bulk.status, JSON.stringify(bulk.body)).to.equal(202);
       const lines = requestLines(logs).filter((l) => l.reqId === 'req-async' || l.reqId === 'req-bulk');
       expect(lines.map((l) => [l.reqId, l.route, l.callerType, l.status])).to.deep.equal([
@@ -97,7 +117,9 @@ describe('Request logs and metrics', () => {
       expect(res.headers['content-type']).to.match(/^text\/plain/);
       expect(res.text).to.match(/http_requests_total\{method="GET",route="\/V1\/products\/:sku",status="200"\} [1-9]/);
       expect(res.text).to.match(/http_requests_total\{method="GET",route="\/V1\/products\/:sku",status="404"\} [1-9]/);
-      expect(res.text).to.match(/http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/V1\/products\/:sku",status="200"\}/);
+      expect(res.text).to.match(
+        /http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/V1\/products\/:sku",status="200"\}/,
+      );
       expect(res.text).to.match(/db_pool_connections\{state="used"\} \d/);
       expect(res.text).to.match(/db_pool_max_connections \d/);
       expect(res.text).to.include('nodejs_eventloop_lag_seconds');

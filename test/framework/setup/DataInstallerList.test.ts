@@ -22,7 +22,9 @@ describe('DataInstallerList', function () {
     it('should write every row once and fail none of them', async () => {
       const list = t.app.get<DataInstallerList>('Framework\\Setup\\DataInstallerList');
       const knex = t.app.knex;
-      const expected = Number(((await knex('catalog_product_attribute').count({ n: '*' })) as { n: number | string }[])[0]!.n);
+      const expected = Number(
+        ((await knex('catalog_product_attribute').count({ n: '*' })) as { n: number | string }[])[0]!.n,
+      );
       expect(expected).to.be.greaterThan(0);
       for (let round = 0; round < 30; round++) {
         await knex('catalog_product_attribute').del();
@@ -77,5 +79,8 @@ describe('DataInstallerList', function () {
 
 /** A driver error as PostgreSQL reports a unique violation (SQLSTATE 23505). */
 function uniqueViolation(): Error {
-  return Object.assign(new Error('duplicate key value violates unique constraint "catalog_product_attribute_code_unique"'), { code: '23505' });
+  return Object.assign(
+    new Error('duplicate key value violates unique constraint "catalog_product_attribute_code_unique"'),
+    { code: '23505' },
+  );
 }

@@ -87,7 +87,8 @@ export class ModuleTree {
     for (const entry of readdirSync(etc, { recursive: true, withFileTypes: true })) {
       if (!entry.isFile() || !entry.name.endsWith('.xml')) continue;
       const relative = path.relative(etc, path.join(entry.parentPath, entry.name)).split(path.sep).join('/');
-      if (relative !== 'module.xml') files[`etc/${relative}`] = readFileSync(path.join(entry.parentPath, entry.name), 'utf8');
+      if (relative !== 'module.xml')
+        files[`etc/${relative}`] = readFileSync(path.join(entry.parentPath, entry.name), 'utf8');
     }
     return this.module(name, { sequence: options.sequence, files });
   }
@@ -115,7 +116,13 @@ export class ModuleTree {
   }
 
   options(area: Area = 'global', extra: ApplicationOptions = {}): ApplicationOptions {
-    return { area, moduleSources: this.sources(), moduleConfigFile: this.configFile, databaseUrl: 'sqlite::memory:', ...extra };
+    return {
+      area,
+      moduleSources: this.sources(),
+      moduleConfigFile: this.configFile,
+      databaseUrl: 'sqlite::memory:',
+      ...extra,
+    };
   }
 
   /** Boots an Application on this tree (no database is opened unless used); dispose() closes it. */
@@ -126,10 +133,17 @@ export class ModuleTree {
   }
 
   /** Runs a command line on this tree through the real CLI entry; answers the exit code and the output lines. */
-  async cli(argv: readonly string[], extra: ApplicationOptions = {}): Promise<{ code: number; out: string[]; err: string[] }> {
+  async cli(
+    argv: readonly string[],
+    extra: ApplicationOptions = {},
+  ): Promise<{ code: number; out: string[]; err: string[] }> {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runCli(['node', 'cli', ...argv], { out: (line) => out.push(...line.split('\n')), err: (line) => err.push(line) }, this.options('global', extra));
+    const code = await runCli(
+      ['node', 'cli', ...argv],
+      { out: (line) => out.push(...line.split('\n')), err: (line) => err.push(line) },
+      this.options('global', extra),
+    );
     return { code, out, err };
   }
 

@@ -27,12 +27,16 @@ export interface ShopApp {
 }
 
 export async function startShopApp(options: ShopAppOptions = {}): Promise<ShopApp> {
-  const sources: ModuleSources[] = [PROJECT_MODULE_SOURCES, { modulesDir: fixtureSourceDir('webapi'), codeDir: fixtureCodeDir('webapi') }];
+  const sources: ModuleSources[] = [
+    PROJECT_MODULE_SOURCES,
+    { modulesDir: fixtureSourceDir('webapi'), codeDir: fixtureCodeDir('webapi') },
+  ];
 
   const logs: Record<string, unknown>[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) logs.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of chunk.toString('utf8').split('\n'))
+        if (line.trim()) logs.push(JSON.parse(line) as Record<string, unknown>);
       done();
     },
   });

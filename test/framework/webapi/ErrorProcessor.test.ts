@@ -38,7 +38,9 @@ describe('ErrorProcessor', () => {
     expect(httpHeadersOf(new ServiceUnavailableException('Busy.', {}, 1))).to.deep.equal({ 'Retry-After': '1' });
     expect(httpHeadersOf(new ServiceUnavailableException())).to.equal(undefined);
     expect(httpHeadersOf(NoSuchEntityException.singleField('id', 1))).to.equal(undefined);
-    expect(httpHeadersOf(new WebapiException(503, 'Busy.', {}, { 'Retry-After': '5' }))).to.deep.equal({ 'Retry-After': '5' });
+    expect(httpHeadersOf(new WebapiException(503, 'Busy.', {}, { 'Retry-After': '5' }))).to.deep.equal({
+      'Retry-After': '5',
+    });
   });
 
   it('should keep statuses off domain exceptions', () => {

@@ -28,7 +28,10 @@ describe('Web API: error bodies', () => {
     });
 
     it('should give every failure its own report id', async () => {
-      const [a, b] = await Promise.all([request(shop.t.http).get('/rest/V1/fixture/boom'), request(shop.t.http).get('/rest/V1/fixture/boom')]);
+      const [a, b] = await Promise.all([
+        request(shop.t.http).get('/rest/V1/fixture/boom'),
+        request(shop.t.http).get('/rest/V1/fixture/boom'),
+      ]);
       expect(a.body.message).not.to.equal(b.body.message);
     });
   });
@@ -37,44 +40,78 @@ describe('Web API: error bodies', () => {
     it('should answer its status with the raw phrase and parameters, without a trace', async () => {
       const res = await request(shop.t.http).get('/rest/V1/fixture/orders/nope').set(auth);
       expect(res.status).to.equal(404);
-      expect(res.body).to.deep.equal({ message: 'No such entity with %fieldName = %fieldValue', parameters: { fieldName: 'orderId', fieldValue: 'nope' } });
+      expect(res.body).to.deep.equal({
+        message: 'No such entity with %fieldName = %fieldValue',
+        parameters: { fieldName: 'orderId', fieldValue: 'nope' },
+      });
     });
   });
 
   describe('when the body cannot be read', () => {
     it('should answer 400 "Decoding error." for malformed JSON', async () => {
-      const res = await request(shop.t.http).post('/rest/V1/fixture/orders').set(auth).set('Content-Type', 'application/json').send('{"order": {"sku": "a",}');
+      const res = await request(shop.t.http)
+        .post('/rest/V1/fixture/orders')
+        .set(auth)
+        .set('Content-Type', 'application/json')
+        .send('{"order": {"sku": "a",}');
       expect(res.status).to.equal(400);
       expect(res.body).to.deep.equal({ message: 'Decoding error.' });
     });
 
     it('should answer 415 naming the media type for a body that is not JSON', async () => {
-      const res = await request(shop.t.http).post('/rest/V1/fixture/orders').set(auth).set('Content-Type', 'text/plain').send('order=1');
+      const res = await request(shop.t.http)
+        .post('/rest/V1/fixture/orders')
+        .set(auth)
+        .set('Content-Type', 'text/plain')
+        .send('order=1');
       expect(res.status).to.equal(415);
-      expect(res.body).to.deep.equal({ message: 'Server cannot understand Content-Type HTTP header media type %1', parameters: ['text/plain'] });
+      expect(res.body).to.deep.equal({
+        message: 'Server cannot understand Content-Type HTTP header media type %1',
+        parameters: ['text/plain'],
+      });
     });
 
     it("should answer 415 with Magento's text for a body without a Content-Type", async () => {
-      const res = await request(shop.t.http).post('/rest/V1/fixture/orders').set(auth).set('Content-Type', '').send(Buffer.from('{"order": {}}'));
+      const res = await request(shop.t.http)
+        .post('/rest/V1/fixture/orders')
+        .set(auth)
+        .set('Content-Type', '')
+        .send(Buffer.from('{"order": {}}'));
       expect(res.status).to.equal(415);
       expect(res.body).to.deep.equal({ message: 'Content-Type header is empty.' });
     });
 
     it('should accept application/json with a charset and +json media types', async () => {
       for (const type of ['application/json; charset=utf-8', 'application/vnd.api+json']) {
-        const res = await request(shop.t.http).post('/rest/V1/fixture/echo/1').set(auth).set('Content-Type', type).send(JSON.stringify({ itemName: 'a', qty: 1 }));
+        const res = await request(shop.t.http)
+          .post('/rest/V1/fixture/echo/1')
+          .set(auth)
+          .set('Content-Type', type)
+          .send(JSON.stringify({ itemName: 'a', qty: 1 }));
         expect(res.status, type).to.equal(200);
       }
     });
 
     it('should answer 413 for a body over 1 MiB, and accept one just under it', async () => {
       const big = JSON.stringify({ itemName: 'x'.repeat(1024 * 1024), qty: 1 });
-      const res = await request(shop.t.http).post('/rest/V1/fixture/echo/1').set(auth).set('Content-Type', 'application/json').send(big);
+      const res = await request(shop.t.http)
+        .post('/rest/V1/fixture/echo/1')
+        .set(auth)
+        .set('Content-Type', 'application/json')
+        .send(big);
       expect(res.status).to.equal(413);
       expect(res.body.message).to.be.a('string');
       expect(res.body.parameters).to.deep.equal({ limit: 1024 * 1024 });
       const fits = JSON.stringify({ itemName: 'x'.repeat(1024 * 1024 - 100), qty: 1 });
-      expect((await request(shop.t.http).post('/rest/V1/fixture/echo/1').set(auth).set('Content-Type', 'application/json').send(fits)).status).to.equal(200);
+      expect(
+        (
+          await request(shop.t.http)
+            .post('/rest/V1/fixture/echo/1')
+            .set(auth)
+            .set('Content-Type', 'application/json')
+            .send(fits)
+        ).status,
+      ).to.equal(200);
     });
   });
 });

@@ -12,7 +12,8 @@ describe('Web API: store scope and authorization', () => {
   });
   after(async () => shop?.stop());
 
-  const whoami = (prefix: string, auth = GOOD) => request(shop.t.http).get(`${prefix}/V1/fixture/whoami`).set('Authorization', auth);
+  const whoami = (prefix: string, auth = GOOD) =>
+    request(shop.t.http).get(`${prefix}/V1/fixture/whoami`).set('Authorization', auth);
 
   describe('when the path names a scope', () => {
     it('should use the default store for /rest/V1', async () => {
@@ -77,7 +78,9 @@ describe('Web API: store scope and authorization', () => {
     });
 
     it('should not consult the authorization hook even with a bad token', async () => {
-      const res = await request(shop.t.http).get('/rest/practice_a/V1/fixture/public').set('Authorization', 'Bearer nonsense');
+      const res = await request(shop.t.http)
+        .get('/rest/practice_a/V1/fixture/public')
+        .set('Authorization', 'Bearer nonsense');
       expect(res.status).to.equal(200);
       expect(res.body.caller.type).to.equal('guest');
       expect(res.body.store.code).to.equal('practice_a');
@@ -104,13 +107,16 @@ describe('Web API: store scope and authorization', () => {
       });
     });
 
-    it('should let a caller holding the route\'s resources through', async () => {
+    it("should let a caller holding the route's resources through", async () => {
       const res = await request(shop.t.http).get('/rest/V1/fixture/items/abc').set('Authorization', 'Bearer reader');
       expect(res.status).to.equal(200);
     });
 
     it('should authorize before reading the body, so a guest learns nothing from a 400', async () => {
-      const res = await request(shop.t.http).post('/rest/V1/fixture/echo/1').set('Content-Type', 'application/json').send('{not json');
+      const res = await request(shop.t.http)
+        .post('/rest/V1/fixture/echo/1')
+        .set('Content-Type', 'application/json')
+        .send('{not json');
       expect(res.status).to.equal(401);
     });
   });

@@ -32,14 +32,29 @@ describe('Web API: output', () => {
   describe('when ?fields= asks for a partial response', () => {
     const cases: [string, unknown][] = [
       ['total_count', { total_count: 2 }],
-      ['items[sku,qty],total_count', { items: [{ sku: 'A-1', qty: 1 }, { sku: 'B-2', qty: 3 }], total_count: 2 }],
-      ['items[sku,extension_attributes[stock_item[is_in_stock]]]', {
-        items: [
-          { sku: 'A-1', extension_attributes: { stock_item: { is_in_stock: true } } },
-          { sku: 'B-2', extension_attributes: { stock_item: { is_in_stock: false } } },
-        ],
-      }],
-      ['search_criteria[page_size],items[unit_price]', { search_criteria: { page_size: 20 }, items: [{ unit_price: 2 }, { unit_price: 4 }] }],
+      [
+        'items[sku,qty],total_count',
+        {
+          items: [
+            { sku: 'A-1', qty: 1 },
+            { sku: 'B-2', qty: 3 },
+          ],
+          total_count: 2,
+        },
+      ],
+      [
+        'items[sku,extension_attributes[stock_item[is_in_stock]]]',
+        {
+          items: [
+            { sku: 'A-1', extension_attributes: { stock_item: { is_in_stock: true } } },
+            { sku: 'B-2', extension_attributes: { stock_item: { is_in_stock: false } } },
+          ],
+        },
+      ],
+      [
+        'search_criteria[page_size],items[unit_price]',
+        { search_criteria: { page_size: 20 }, items: [{ unit_price: 2 }, { unit_price: 4 }] },
+      ],
       ['search_criteria', { search_criteria: { page_size: 20, current_page: 1 } }],
       ['total_count,no_such_field,items[nothing]', { total_count: 2, items: [{}, {}] }],
       [' total_count , items[ sku ] ', { total_count: 2, items: [{ sku: 'A-1' }, { sku: 'B-2' }] }],

@@ -13,13 +13,26 @@ describe('Web API: input mapping and validation', () => {
   after(async () => shop?.stop());
 
   const post = (url: string, body: unknown, auth = 'Bearer good') =>
-    request(shop.t.http).post(url).set('Authorization', auth).set('Content-Type', 'application/json').send(JSON.stringify(body));
+    request(shop.t.http)
+      .post(url)
+      .set('Authorization', auth)
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify(body));
 
   describe('when body keys name the parameters', () => {
     it('should accept camelCase keys', async () => {
-      const res = await post('/rest/V1/fixture/echo/7', { itemName: 'Vitamin C', qty: 2, options: { colour_name: 'red', sizes: [1, 2] } });
+      const res = await post('/rest/V1/fixture/echo/7', {
+        itemName: 'Vitamin C',
+        qty: 2,
+        options: { colour_name: 'red', sizes: [1, 2] },
+      });
       expect(res.status).to.equal(200);
-      expect(res.body).to.deep.equal({ item_id: 7, item_name: 'Vitamin C', qty: 2, options: { colour_name: 'red', sizes: [1, 2] } });
+      expect(res.body).to.deep.equal({
+        item_id: 7,
+        item_name: 'Vitamin C',
+        qty: 2,
+        options: { colour_name: 'red', sizes: [1, 2] },
+      });
     });
 
     it('should accept snake_case keys', async () => {
@@ -35,7 +48,12 @@ describe('Web API: input mapping and validation', () => {
     });
 
     it('should ignore unknown top-level keys', async () => {
-      const res = await post('/rest/V1/fixture/echo/7', { itemName: 'x', qty: 1, colour: 'blue', extension_attributes: {} });
+      const res = await post('/rest/V1/fixture/echo/7', {
+        itemName: 'x',
+        qty: 1,
+        colour: 'blue',
+        extension_attributes: {},
+      });
       expect(res.status).to.equal(200);
       expect(res.body).to.deep.equal({ item_id: 7, item_name: 'x', qty: 1, options: null });
     });
@@ -47,7 +65,10 @@ describe('Web API: input mapping and validation', () => {
     });
 
     it('should map the same way on PUT and on an anonymous route', async () => {
-      let res = await request(shop.t.http).put('/rest/V1/fixture/echo/5').set('Authorization', 'Bearer good').send({ item_name: 'p', qty: 1 });
+      let res = await request(shop.t.http)
+        .put('/rest/V1/fixture/echo/5')
+        .set('Authorization', 'Bearer good')
+        .send({ item_name: 'p', qty: 1 });
       expect(res.status).to.equal(200);
       expect(res.body.item_id).to.equal(5);
       res = await request(shop.t.http).post('/rest/V1/fixture/public').send({ item_id: 3, item_name: 'q', qty: 1 });
@@ -57,7 +78,7 @@ describe('Web API: input mapping and validation', () => {
   });
 
   describe('when input is missing or invalid', () => {
-    it('should answer Magento\'s required-field body for one missing parameter', async () => {
+    it("should answer Magento's required-field body for one missing parameter", async () => {
       const res = await post('/rest/V1/fixture/echo/7', { qty: 1 });
       expect(res.status).to.equal(400);
       expect(res.body).to.deep.equal({ message: REQUIRED, parameters: { fieldName: 'item_name' } });
@@ -66,7 +87,10 @@ describe('Web API: input mapping and validation', () => {
     it('should answer the invalid-value body naming the value and the field', async () => {
       const res = await post('/rest/V1/fixture/echo/7', { itemName: 'x', qty: 'lots' });
       expect(res.status).to.equal(400);
-      expect(res.body).to.deep.equal({ message: 'Invalid type for value: "lots". Expected Type: "int".', parameters: { fieldName: 'qty' } });
+      expect(res.body).to.deep.equal({
+        message: 'Invalid type for value: "lots". Expected Type: "int".',
+        parameters: { fieldName: 'qty' },
+      });
     });
 
     it('should name a nested field by its path', async () => {
@@ -81,7 +105,10 @@ describe('Web API: input mapping and validation', () => {
     it('should name an unknown nested property', async () => {
       const res = await post('/rest/V1/fixture/orders', { order: { sku: 'a', qty: 1, colour: 'red' } });
       expect(res.status).to.equal(400);
-      expect(res.body).to.deep.equal({ message: 'Property "%fieldName" is not supported. Remove it and try again.', parameters: { fieldName: 'order.colour' } });
+      expect(res.body).to.deep.equal({
+        message: 'Property "%fieldName" is not supported. Remove it and try again.',
+        parameters: { fieldName: 'order.colour' },
+      });
     });
 
     it('should aggregate two or more errors, path parameter included', async () => {
@@ -93,7 +120,10 @@ describe('Web API: input mapping and validation', () => {
           { message: INVALID, parameters: { fieldName: 'item_id', value: '0' } },
           { message: REQUIRED, parameters: { fieldName: 'item_name' } },
           { message: INVALID, parameters: { fieldName: 'qty', value: '1000' } },
-          { message: 'Error occurred during "sizes" processing. Invalid type for value: "x". Expected Type: "int".', parameters: { fieldName: 'options.sizes[0]' } },
+          {
+            message: 'Error occurred during "sizes" processing. Invalid type for value: "x". Expected Type: "int".',
+            parameters: { fieldName: 'options.sizes[0]' },
+          },
         ],
       });
     });
@@ -118,7 +148,11 @@ describe('Web API: input mapping and validation', () => {
 
     it('should answer 400 for a body that is JSON but not an object', async () => {
       for (const body of ['[1,2]', '"text"', '42', 'null']) {
-        const res = await request(shop.t.http).post('/rest/V1/fixture/orders').set('Authorization', 'Bearer good').set('Content-Type', 'application/json').send(body);
+        const res = await request(shop.t.http)
+          .post('/rest/V1/fixture/orders')
+          .set('Authorization', 'Bearer good')
+          .set('Content-Type', 'application/json')
+          .send(body);
         expect(res.status, body).to.equal(400);
         expect(res.body.message, body).to.be.a('string');
       }
@@ -129,7 +163,11 @@ describe('Web API: input mapping and validation', () => {
     it('should inject the store over what the body says, %customer_id% as null for an integration (not a customer), and default unforced ones', async () => {
       const res = await post('/rest/V1/fixture/forced', { customerId: '1', payload: { storeId: '99', text: 'hi' } });
       expect(res.status).to.equal(200);
-      expect(res.body).to.deep.equal({ customer_id: null, payload: { store_id: '1', text: 'hi' }, note: 'default note' });
+      expect(res.body).to.deep.equal({
+        customer_id: null,
+        payload: { store_id: '1', text: 'hi' },
+        note: 'default note',
+      });
     });
 
     it('should keep a given value of an unforced parameter', async () => {

@@ -51,7 +51,13 @@ describe('InputMapper', () => {
   });
 
   it('should take path parameters over body keys and body keys over query keys', () => {
-    const args = mapper.map(sources({ pathParams: { recommendationId: 'path' }, body: { recommendation_id: 'body', page_size: 5 }, query: { pageSize: '7' } }));
+    const args = mapper.map(
+      sources({
+        pathParams: { recommendationId: 'path' },
+        body: { recommendation_id: 'body', page_size: 5 },
+        query: { pageSize: '7' },
+      }),
+    );
     expect(args.slice(0, 2)).to.deep.equal(['path', 5]);
   });
 
@@ -61,12 +67,21 @@ describe('InputMapper', () => {
   });
 
   it('should render a LocalizedException thrown by a custom rule as its own phrase', () => {
-    const errors = inputErrors(() => mapper.map(sources({ pathParams: { recommendationId: 'r' }, body: { recommendation: { items: [{ sku: 'a', qty: 13 }] } } })));
+    const errors = inputErrors(() =>
+      mapper.map(
+        sources({
+          pathParams: { recommendationId: 'r' },
+          body: { recommendation: { items: [{ sku: 'a', qty: 13 }] } },
+        }),
+      ),
+    );
     expect(errors).to.deep.equal([{ phrase: 'The qty %qty is unlucky.', parameters: { qty: 13 } }]);
   });
 
   it('should report every problem with its path, in parameter order', () => {
-    const errors = inputErrors(() => mapper.map(sources({ body: { page_size: 'x', recommendation: { items: [{ qty: 1.5 }] } } })));
+    const errors = inputErrors(() =>
+      mapper.map(sources({ body: { page_size: 'x', recommendation: { items: [{ qty: 1.5 }] } } })),
+    );
     expect(errors.map((e) => (e.parameters as { fieldName: string }).fieldName)).to.deep.equal([
       'recommendation_id',
       'page_size',
@@ -80,12 +95,23 @@ describe('InputMapper', () => {
       { name: 'recommendation.items', value: '%store_id%', force: false },
       { name: 'recommendationId', value: '%caller_id%', force: true },
     ]);
-    const errors = inputErrors(() => injecting.map(sources({ placeholders: { caller_id: 5, store_id: 2 }, body: { recommendation: {} } })));
+    const errors = inputErrors(() =>
+      injecting.map(sources({ placeholders: { caller_id: 5, store_id: 2 }, body: { recommendation: {} } })),
+    );
     // items became the string "2" (not forced, absent), which the schema rejects; the id was forced.
     expect(errors).to.deep.equal([
-      { phrase: 'Error occurred during "items" processing. Invalid type for value: "2". Expected Type: "object[]".', parameters: { fieldName: 'recommendation.items' } },
+      {
+        phrase: 'Error occurred during "items" processing. Invalid type for value: "2". Expected Type: "object[]".',
+        parameters: { fieldName: 'recommendation.items' },
+      },
     ]);
-    const [id] = injecting.map(sources({ pathParams: { recommendationId: 'mine' }, placeholders: { caller_id: 5 }, body: { recommendation: { items: [] } } }));
+    const [id] = injecting.map(
+      sources({
+        pathParams: { recommendationId: 'mine' },
+        placeholders: { caller_id: 5 },
+        body: { recommendation: { items: [] } },
+      }),
+    );
     expect(id).to.equal('5');
   });
 });

@@ -36,11 +36,14 @@ describe('JsonBodyReader: the request body as JSON, on the direct path and throu
   }
   const send = (body: Buffer | string, headers: Record<string, string> = {}, path = '/'): Promise<Answer> =>
     new Promise((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port, method: 'POST', path, headers: { 'content-type': 'application/json', ...headers } }, (res) => {
-        let text = '';
-        res.on('data', (c: Buffer) => (text += c.toString()));
-        res.on('end', () => resolve(JSON.parse(text) as Answer));
-      });
+      const req = http.request(
+        { host: '127.0.0.1', port, method: 'POST', path, headers: { 'content-type': 'application/json', ...headers } },
+        (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString()));
+          res.on('end', () => resolve(JSON.parse(text) as Answer));
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -56,11 +59,18 @@ describe('JsonBodyReader: the request body as JSON, on the direct path and throu
   it('should read other charsets and content encodings through body-parser, with the same result', async () => {
     const json = '{"a":"ü"}';
     expect(await send(gzipSync(json), { 'content-encoding': 'gzip' })).to.deep.equal({ ok: true, body: { a: 'ü' } });
-    expect(await send(gzipSync(json), { 'content-encoding': 'gzip', 'content-type': 'application/json; charset=utf-8' })).to.deep.equal({ ok: true, body: { a: 'ü' } });
+    expect(
+      await send(gzipSync(json), { 'content-encoding': 'gzip', 'content-type': 'application/json; charset=utf-8' }),
+    ).to.deep.equal({ ok: true, body: { a: 'ü' } });
     // Bytes must be UTF-8 whatever the charset says (as PHP's json_decode wants them).
-    expect(await send(Buffer.from(json, 'utf16le'), { 'content-type': 'application/json; charset=utf-16le' })).to.deep.include({ ok: false, status: 400, message: 'Decoding error.' });
+    expect(
+      await send(Buffer.from(json, 'utf16le'), { 'content-type': 'application/json; charset=utf-16le' }),
+    ).to.deep.include({ ok: false, status: 400, message: 'Decoding error.' });
     // body-parser knows only utf-* charsets by their full name.
-    expect(await send(json, { 'content-type': 'application/json; charset=latin1' })).to.include({ ok: false, status: 415 });
+    expect(await send(json, { 'content-type': 'application/json; charset=latin1' })).to.include({
+      ok: false,
+      status: 415,
+    });
     expect(await send(json, { 'content-encoding': 'x-unknown' })).to.include({ ok: false, status: 415 });
   });
 
@@ -72,7 +82,10 @@ describe('JsonBodyReader: the request body as JSON, on the direct path and throu
   it("should answer Magento's 400 for bytes that are not UTF-8 or not JSON, and for nesting past the limit", async () => {
     for (const [body, headers] of [
       [Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]), {}],
-      [Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]), { 'content-type': 'application/json; charset=utf-16le' }],
+      [
+        Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]),
+        { 'content-type': 'application/json; charset=utf-16le' },
+      ],
       ['{"a":', {}],
       [gzipSync('{"a":'), { 'content-encoding': 'gzip' }],
     ] as const) {
@@ -84,7 +97,11 @@ describe('JsonBodyReader: the request body as JSON, on the direct path and throu
   it('should accept an array only where asked (bulk), and nothing but an object elsewhere', async () => {
     expect(await send('[{"a":1}]', {}, '/array')).to.deep.equal({ ok: true, body: [{ a: 1 }] });
     for (const body of ['[{"a":1}]', '"text"', '3', 'null']) {
-      expect(await send(body)).to.deep.equal({ ok: false, status: 400, message: 'The request body must be a JSON object.' });
+      expect(await send(body)).to.deep.equal({
+        ok: false,
+        status: 400,
+        message: 'The request body must be a JSON object.',
+      });
     }
   });
 

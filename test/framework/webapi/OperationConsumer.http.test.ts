@@ -90,7 +90,10 @@ describe('Async operations consumer: failure policy', function () {
       requeue: async () => void outcomes[i]!.push('requeue'),
       deadLetter: async () => void outcomes[i]!.push('deadLetter'),
     }));
-    const value: DeliveryBatch = { deliveries, ack: async (some) => void (await Promise.all(some.map((d) => d.ack()))) };
+    const value: DeliveryBatch = {
+      deliveries,
+      ack: async (some) => void (await Promise.all(some.map((d) => d.ack()))),
+    };
     return { value, outcomes };
   }
 
@@ -98,7 +101,13 @@ describe('Async operations consumer: failure policy', function () {
   const items = async (uuid: string) => {
     const op = (await operation(uuid)) as { serialized_data: string };
     const recommendationId = (JSON.parse(op.serialized_data) as { args: string[] }).args[0]!;
-    return ((await d.t.app.knex('dispensary_recommendation_item').where('recommendation_id', recommendationId).orderBy('entity_id').select('sku')) as { sku: string }[]).map((i) => i.sku);
+    return (
+      (await d.t.app
+        .knex('dispensary_recommendation_item')
+        .where('recommendation_id', recommendationId)
+        .orderBy('entity_id')
+        .select('sku')) as { sku: string }[]
+    ).map((i) => i.sku);
   };
 
   it('should retry a transient failure with backoff and complete the operation once', async () => {
@@ -133,7 +142,11 @@ describe('Async operations consumer: failure policy', function () {
     await consumer(() => (++calls, NoSuchEntityException.singleField('x', 'y'))).handle(value);
     expect(calls).to.equal(1);
     expect(outcome).to.deep.equal(['ack']);
-    expect(await operation(uuid)).to.include({ status: 3, error_code: 404, result_message: 'No such entity with x = y' });
+    expect(await operation(uuid)).to.include({
+      status: 3,
+      error_code: 404,
+      result_message: 'No such entity with x = y',
+    });
     const again = delivery(body);
     let ran = false;
     await consumer(() => ((ran = true), null)).handle(again.value);
@@ -155,11 +168,23 @@ describe('Async operations consumer: failure policy', function () {
   describe('in batches', () => {
     it('should roll back a failing operation alone (its writes too), record it failed, and commit the others with one ack each', async () => {
       const queuedOps = [await queued('C-1'), await queued('C-2'), await queued('C-1')];
-      const { value, outcomes } = batch([queuedOps[0]!.body, queuedOps[1]!.body, 'not an operation', queuedOps[2]!.body]);
-      await consumer((args) => (skuOf(args) === 'C-2' ? NoSuchEntityException.singleField('sku', 'C-2') : null), true).handleBatch(value);
+      const { value, outcomes } = batch([
+        queuedOps[0]!.body,
+        queuedOps[1]!.body,
+        'not an operation',
+        queuedOps[2]!.body,
+      ]);
+      await consumer(
+        (args) => (skuOf(args) === 'C-2' ? NoSuchEntityException.singleField('sku', 'C-2') : null),
+        true,
+      ).handleBatch(value);
       expect(outcomes).to.deep.equal([['ack'], ['ack'], ['deadLetter'], ['ack']]);
       expect(await operation(queuedOps[0]!.uuid)).to.include({ status: 1, started_count: 1 });
-      expect(await operation(queuedOps[1]!.uuid)).to.include({ status: 3, error_code: 404, result_message: 'No such entity with sku = C-2' });
+      expect(await operation(queuedOps[1]!.uuid)).to.include({
+        status: 3,
+        error_code: 404,
+        result_message: 'No such entity with sku = C-2',
+      });
       expect(await operation(queuedOps[2]!.uuid)).to.include({ status: 1, started_count: 1 });
       expect(await items(queuedOps[0]!.uuid)).to.deep.equal(['C-1']);
       expect(await items(queuedOps[1]!.uuid)).to.deep.equal([]); // written, then rolled back to its savepoint
@@ -173,7 +198,10 @@ describe('Async operations consumer: failure policy', function () {
       for (const sku of skus) queuedOps.push(await queued(sku));
       const { value, outcomes } = batch(queuedOps.map((q) => q.body));
       let ran = 0;
-      await consumer((args) => (ran++, skuOf(args) === 'C-2' ? NoSuchEntityException.singleField('sku', 'C-2') : null), true).handleBatch(value);
+      await consumer(
+        (args) => (ran++, skuOf(args) === 'C-2' ? NoSuchEntityException.singleField('sku', 'C-2') : null),
+        true,
+      ).handleBatch(value);
       expect(ran).to.equal(skus.length); // each once: the batch was not given up
       expect(outcomes).to.deep.equal(skus.map(() => ['ack']));
       for (const [i, sku] of skus.entries()) {

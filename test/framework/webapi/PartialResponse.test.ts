@@ -6,7 +6,18 @@ import { snakeCaseKeys, toCamelCase, toSnakeCase } from '../../../app/framework/
 describe('PartialResponse', () => {
   it('should parse nested field lists', () => {
     const tree = parseFields('items[sku,stock[qty]],id');
-    expect(tree).to.deep.equal(new Map<string, unknown>([['items', new Map<string, unknown>([['sku', true], ['stock', new Map([['qty', true]])]])], ['id', true]]));
+    expect(tree).to.deep.equal(
+      new Map<string, unknown>([
+        [
+          'items',
+          new Map<string, unknown>([
+            ['sku', true],
+            ['stock', new Map([['qty', true]])],
+          ]),
+        ],
+        ['id', true],
+      ]),
+    );
   });
 
   it('should answer null for an empty or unbalanced list', () => {
@@ -20,13 +31,17 @@ describe('PartialResponse', () => {
 
   it('should never add keys to the value', () => {
     fc.assert(
-      fc.property(fc.jsonValue(), fc.array(fc.constantFrom('a', 'b', 'c[a]', 'b[c,a]'), { minLength: 1, maxLength: 3 }), (value, parts) => {
-        const filtered = applyFields(value, parseFields(parts.join(','))!);
-        const keys = (v: unknown): string[] =>
-          v && typeof v === 'object' ? Object.entries(v).flatMap(([k, inner]) => [k, ...keys(inner)]) : [];
-        const before = new Set(keys(value));
-        for (const key of keys(filtered)) expect(before.has(key) || /^\d+$/.test(key)).to.equal(true);
-      }),
+      fc.property(
+        fc.jsonValue(),
+        fc.array(fc.constantFrom('a', 'b', 'c[a]', 'b[c,a]'), { minLength: 1, maxLength: 3 }),
+        (value, parts) => {
+          const filtered = applyFields(value, parseFields(parts.join(','))!);
+          const keys = (v: unknown): string[] =>
+            v && typeof v === 'object' ? Object.entries(v).flatMap(([k, inner]) => [k, ...keys(inner)]) : [];
+          const before = new Set(keys(value));
+          for (const key of keys(filtered)) expect(before.has(key) || /^\d+$/.test(key)).to.equal(true);
+        },
+      ),
     );
   });
 });
@@ -36,11 +51,17 @@ describe('naming', () => {
     expect(toSnakeCase('recommendationId')).to.equal('recommendation_id');
     expect(toSnakeCase('already_snake')).to.equal('already_snake');
     expect(toCamelCase('notify_email')).to.equal('notifyEmail');
-    fc.assert(fc.property(fc.stringMatching(/^[a-z]+([A-Z][a-z]+)*$/), (name) => toCamelCase(toSnakeCase(name)) === name));
+    fc.assert(
+      fc.property(fc.stringMatching(/^[a-z]+([A-Z][a-z]+)*$/), (name) => toCamelCase(toSnakeCase(name)) === name),
+    );
   });
 
   it('should snake_case keys at every depth and drop undefined values and functions', () => {
-    const output = snakeCaseKeys({ itemId: 1, nested: [{ isInStock: true, skip: undefined, fn: () => 1 }], keep_me: null });
+    const output = snakeCaseKeys({
+      itemId: 1,
+      nested: [{ isInStock: true, skip: undefined, fn: () => 1 }],
+      keep_me: null,
+    });
     expect(output).to.deep.equal({ item_id: 1, nested: [{ is_in_stock: true }], keep_me: null });
   });
 });

@@ -46,7 +46,14 @@ describe('Web API: route matching', () => {
   });
 
   it('should answer the same 404 for an unknown path, inside and outside /rest', async () => {
-    for (const url of ['/rest/V1/fixture/nothing', '/rest/V2/fixture/items/abc', '/rest/default/V1/nothing', '/rest/V1', '/rest', '/elsewhere']) {
+    for (const url of [
+      '/rest/V1/fixture/nothing',
+      '/rest/V2/fixture/items/abc',
+      '/rest/default/V1/nothing',
+      '/rest/V1',
+      '/rest',
+      '/elsewhere',
+    ]) {
       const res = await get(url);
       expect(res.status, url).to.equal(404);
       expect(res.body, url).to.deep.equal(NO_ROUTE);

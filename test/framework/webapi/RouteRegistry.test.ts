@@ -3,7 +3,16 @@ import type { RouteDefinition } from '../../../app/framework/config/WebapiConfig
 import { RouteRegistry } from '../../../app/framework/webapi/RouteRegistry.js';
 
 function route(method: RouteDefinition['method'], url: string): RouteDefinition {
-  return { method, url, serviceClass: 'A\\B\\C', serviceMethod: 'x', resources: ['anonymous'], data: [], file: 'webapi.xml', module: 'A_B' };
+  return {
+    method,
+    url,
+    serviceClass: 'A\\B\\C',
+    serviceMethod: 'x',
+    resources: ['anonymous'],
+    data: [],
+    file: 'webapi.xml',
+    module: 'A_B',
+  };
 }
 
 describe('RouteRegistry', () => {
@@ -37,7 +46,7 @@ describe('RouteRegistry', () => {
     expect(registry.match('GET', '/V1/a/%C3%A9t%C3%A9/q%2Fr')!.pathParams).to.deep.equal({ x: 'été', y: 'q/r' });
   });
 
-  it('should decode + as a space and %2B as a plus, as PHP urldecode does in Magento\'s router', () => {
+  it("should decode + as a space and %2B as a plus, as PHP urldecode does in Magento's router", () => {
     expect(registry.match('GET', '/V1/a/VIT+D3/A%2BB')!.pathParams).to.deep.equal({ x: 'VIT D3', y: 'A+B' });
   });
 

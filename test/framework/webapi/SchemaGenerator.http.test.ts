@@ -15,7 +15,9 @@ describe('GET /rest/<scope>/schema', () => {
     expect(res.body.swagger).to.equal('2.0');
     expect(res.body.basePath).to.equal('/rest/default');
     const add = res.body.paths['/V1/dispensary/recommendation/{recommendationId}/item'].post;
-    expect(add['x-service']).to.equal('Dispensary\\Recommendation\\Api\\RecommendationItemManagementInterface::addItems');
+    expect(add['x-service']).to.equal(
+      'Dispensary\\Recommendation\\Api\\RecommendationItemManagementInterface::addItems',
+    );
     expect(add['x-resources']).to.deep.equal(['Dispensary_Recommendation::recommendation']);
     expect(add.parameters[0]).to.deep.equal({ name: 'recommendationId', in: 'path', type: 'string', required: true });
     const body = add.parameters.find((p: { in: string }) => p.in === 'body');
@@ -27,7 +29,9 @@ describe('GET /rest/<scope>/schema', () => {
   it('should declare every {placeholder} of a path as a path parameter, even one the method does not take', async () => {
     // Swagger 2.0 requires it, and Swagger UI's "Try it out" sends an undeclared {itemId} literally.
     const res = await request(t.http).get('/rest/default/schema?services=all');
-    for (const [url, operations] of Object.entries(res.body.paths as Record<string, Record<string, { parameters: { name: string; in: string }[] }>>)) {
+    for (const [url, operations] of Object.entries(
+      res.body.paths as Record<string, Record<string, { parameters: { name: string; in: string }[] }>>,
+    )) {
       const placeholders = [...url.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
       for (const [method, operation] of Object.entries(operations)) {
         const declared = operation.parameters.filter((p) => p.in === 'path').map((p) => p.name);

@@ -10,7 +10,16 @@ import { TestApp } from '../../support/testApp.js';
 
 /** Debian's chromium package; `.ci/run` installs it when missing. */
 const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 describe('GET /swagger: the browsable API page', function () {
   this.timeout(90_000);
@@ -66,9 +75,14 @@ describe('GET /swagger: the browsable API page', function () {
     const outside: string[] = [];
 
     before(async () => {
-      if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (apt-get install -y chromium)`);
+      if (!existsSync(CHROMIUM))
+        throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (apt-get install -y chromium)`);
       userDataDir = mkdtempSync(path.join(os.tmpdir(), 'dispensary-chromium-'));
-      context = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: FLAGS });
+      context = await chromium.launchPersistentContext(userDataDir, {
+        executablePath: CHROMIUM,
+        headless: true,
+        args: FLAGS,
+      });
       page = context.pages()[0] ?? (await context.newPage());
       page.on('request', (req) => {
         if (!req.url().startsWith(base) && !req.url().startsWith('data:')) outside.push(req.url());
@@ -81,9 +95,20 @@ describe('GET /swagger: the browsable API page', function () {
 
     it('should load, list the dispensary routes of the chosen store, and fetch nothing from elsewhere', async () => {
       await page.goto(`${base}/swagger?store=north_clinic`);
-      await page.locator('.opblock-summary-path[data-path="/V1/dispensary/recommendation/{recommendationId}/item"]').first().waitFor();
-      const paths = await page.locator('.opblock-summary-path').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-path')));
-      for (const route of ['/V1/dispensary/patient', '/V1/dispensary/patient/{patientId}/recommendation', '/V1/store/storeViews', '/V1/store/websites', '/V1/products']) {
+      await page
+        .locator('.opblock-summary-path[data-path="/V1/dispensary/recommendation/{recommendationId}/item"]')
+        .first()
+        .waitFor();
+      const paths = await page
+        .locator('.opblock-summary-path')
+        .evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-path')));
+      for (const route of [
+        '/V1/dispensary/patient',
+        '/V1/dispensary/patient/{patientId}/recommendation',
+        '/V1/store/storeViews',
+        '/V1/store/websites',
+        '/V1/products',
+      ]) {
         expect(paths, route).to.include(route);
       }
       expect(await page.locator('.base-url').first().textContent()).to.contain('/rest/north_clinic');
@@ -98,7 +123,10 @@ describe('GET /swagger: the browsable API page', function () {
       await bearer.locator('button.authorize').click();
       await page.locator('.modal-ux button.btn-done, .modal-ux .close-modal').first().click();
 
-      const operation = page.locator('.opblock-get').filter({ has: page.locator('.opblock-summary-path[data-path="/V1/store/storeViews"]') }).first();
+      const operation = page
+        .locator('.opblock-get')
+        .filter({ has: page.locator('.opblock-summary-path[data-path="/V1/store/storeViews"]') })
+        .first();
       await operation.locator('.opblock-summary').first().click();
       await operation.locator('button.try-out__btn').click();
       await operation.locator('button.execute').click();
@@ -106,7 +134,9 @@ describe('GET /swagger: the browsable API page', function () {
       await status.waitFor();
       expect((await status.textContent())?.trim()).to.equal('200');
       const body = await operation.locator('.live-responses-table .response-col_description pre').first().textContent();
-      expect(JSON.parse(body ?? 'null')).to.deep.equal([{ id: 2, code: 'north_clinic', name: 'NORTH_CLINIC', website_id: 1, store_group_id: 1, is_active: 1 }]);
+      expect(JSON.parse(body ?? 'null')).to.deep.equal([
+        { id: 2, code: 'north_clinic', name: 'NORTH_CLINIC', website_id: 1, store_group_id: 1, is_active: 1 },
+      ]);
       expect(outside).to.deep.equal([]);
     });
   });

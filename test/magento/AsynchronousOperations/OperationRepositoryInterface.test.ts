@@ -50,7 +50,14 @@ describe('Magento AsynchronousOperations/Api/OperationRepositoryInterfaceTest', 
     for (const item of res.body.items) expect(item.bulk_uuid).to.equal(SEARCHABLE_UUID);
     // Magento's OperationInterface fields, in its getters' order.
     expect(Object.keys(res.body.items[1])).to.deep.equal([
-      'id', 'bulk_uuid', 'topic_name', 'serialized_data', 'result_serialized_data', 'status', 'result_message', 'error_code',
+      'id',
+      'bulk_uuid',
+      'topic_name',
+      'serialized_data',
+      'result_serialized_data',
+      'status',
+      'result_message',
+      'error_code',
     ]);
   });
 
@@ -82,7 +89,10 @@ describe('Magento AsynchronousOperations/Api/OperationRepositoryInterfaceTest', 
 
   it("(project) should list none of another caller's operations", async () => {
     const other = await app.t.integrationToken({ allStores: true });
-    const res = await getList({ filter_groups: [{ filters: [{ field: 'bulk_uuid', value: SEARCHABLE_UUID, condition_type: 'eq' }] }] }, other);
+    const res = await getList(
+      { filter_groups: [{ filters: [{ field: 'bulk_uuid', value: SEARCHABLE_UUID, condition_type: 'eq' }] }] },
+      other,
+    );
     expect(res.status).to.equal(200);
     expect(res.body.total_count).to.equal(0);
     expect(res.body.items).to.deep.equal([]);

@@ -54,7 +54,9 @@ describe('Magento api-functional: Catalog\\Api\\ProductAttributeRepositoryTest',
   it('testDeleteNoSuchEntityException (as GET)', async () => {
     const attributeCode = 'some_test_code';
     const res = await app.call('get', `${RESOURCE_PATH}/${attributeCode}`);
-    expect(res.body.message).to.equal('The attribute with a "%1" attributeCode doesn\'t exist. Verify the attribute and try again.');
+    expect(res.body.message).to.equal(
+      'The attribute with a "%1" attributeCode doesn\'t exist. Verify the attribute and try again.',
+    );
     expect(res.body.parameters).to.deep.equal([attributeCode]);
     expect(res.status).to.equal(404);
   });

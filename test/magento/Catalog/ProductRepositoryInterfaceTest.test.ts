@@ -111,7 +111,9 @@ describe('Magento api-functional: Catalog\\Api\\ProductRepositoryInterfaceTest',
   it('testCreateInvalidPriceFormat', async () => {
     const res = await saveProduct({ name: 'simple', price: 'invalid_format', sku: 'simple' });
     expect(res.status).to.equal(400);
-    expect(res.body.message).to.equal('Error occurred during "price" processing. Invalid type for value: "invalid_format". Expected Type: "float".');
+    expect(res.body.message).to.equal(
+      'Error occurred during "price" processing. Invalid type for value: "invalid_format". Expected Type: "float".',
+    );
   });
 
   for (const [i, data] of productCreationProvider.entries()) {

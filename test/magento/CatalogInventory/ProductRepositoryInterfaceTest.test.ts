@@ -77,7 +77,8 @@ describe('Magento api-functional: CatalogInventory\\Api\\ProductRepositoryInterf
   }
   const saveProduct = async (product: object) => (await call('post', RESOURCE_PATH, { product })) as Product;
   const getProduct = async (sku: string) => (await call('get', `${RESOURCE_PATH}/${sku}`)) as Product;
-  const updateProduct = async (product: Product) => (await call('put', `${RESOURCE_PATH}/${String(product.sku)}`, { product: { ...product, sku: null } })) as Product;
+  const updateProduct = async (product: Product) =>
+    (await call('put', `${RESOURCE_PATH}/${String(product.sku)}`, { product: { ...product, sku: null } })) as Product;
   const deleteProduct = async (sku: string) => call('delete', `${RESOURCE_PATH}/${sku}`);
 
   it('testCatalogInventory', async () => {

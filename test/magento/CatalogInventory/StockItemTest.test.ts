@@ -20,7 +20,13 @@ describe('Magento api-functional: CatalogInventory\\Api\\StockItemTest', () => {
   before(async () => {
     // Fixture multiple_products.php: simple1 with qty 100, in stock.
     const res = await app.call('post', '/V1/products', {
-      product: { sku: 'simple1', name: 'Simple Product1', price: 10, status: 1, extension_attributes: { stock_item: { qty: 100, is_in_stock: true } } },
+      product: {
+        sku: 'simple1',
+        name: 'Simple Product1',
+        price: 10,
+        status: 1,
+        extension_attributes: { stock_item: { qty: 100, is_in_stock: true } },
+      },
     });
     expect(res.status).to.equal(200);
   });
@@ -29,7 +35,14 @@ describe('Magento api-functional: CatalogInventory\\Api\\StockItemTest', () => {
   async function getStockItemBySku(): Promise<Record<string, unknown>> {
     const res = await app.call('get', '/V1/stockItems/simple1');
     expect(res.status).to.equal(200);
-    expect(res.body).to.include({ qty: 100, is_in_stock: true, stock_id: 1, min_qty: 0, min_sale_qty: 1, max_sale_qty: 10000 });
+    expect(res.body).to.include({
+      qty: 100,
+      is_in_stock: true,
+      stock_id: 1,
+      min_qty: 0,
+      min_sale_qty: 1,
+      max_sale_qty: 10000,
+    });
     return res.body as Record<string, unknown>;
   }
 
@@ -69,12 +82,20 @@ describe('Magento api-functional: CatalogInventory\\Api\\StockItemTest', () => {
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body).to.equal(stockItemOld.item_id);
     const stored = (await app.call('get', '/V1/stockItems/simple1')).body as Record<string, unknown>;
-    expect(stored).to.include({ item_id: stockItemOld.item_id, product_id: stockItemOld.product_id, qty: 111, is_in_stock: true });
+    expect(stored).to.include({
+      item_id: stockItemOld.item_id,
+      product_id: stockItemOld.product_id,
+      qty: 111,
+      is_in_stock: true,
+    });
   });
 
   it("getStockItemBySku for an unknown sku: StockRegistryProvider's 404", async () => {
     const res = await app.call('get', '/V1/stockItems/no-such-sku');
     expect(res.status).to.equal(404);
-    expect(res.body).to.deep.equal({ message: 'The Product with the "%1" SKU doesn\'t exist.', parameters: ['no-such-sku'] });
+    expect(res.body).to.deep.equal({
+      message: 'The Product with the "%1" SKU doesn\'t exist.',
+      parameters: ['no-such-sku'],
+    });
   });
 });

@@ -25,7 +25,8 @@ const ADMIN_PASSWORD = 'password1';
 const ATTEMPTS_TO_LOCK = 6;
 
 const INVALID_CREDENTIALS = {
-  message: 'The account sign-in was incorrect or your account is disabled temporarily. Please wait and try again later.',
+  message:
+    'The account sign-in was incorrect or your account is disabled temporarily. Please wait and try again later.',
 };
 
 describe('Magento api-functional: Integration\\Model\\AdminTokenServiceTest', () => {
@@ -53,7 +54,10 @@ describe('Magento api-functional: Integration\\Model\\AdminTokenServiceTest', ()
     await assertToken(res.body);
   });
 
-  for (const [dataSet, value] of [['Check for empty credentials', ''], ['Check for null credentials', null]] as const) {
+  for (const [dataSet, value] of [
+    ['Check for empty credentials', ''],
+    ['Check for null credentials', null],
+  ] as const) {
     it(`testCreateAdminAccessTokenEmptyOrNullCredentials with data set "${dataSet}"`, async () => {
       const res = await call({ username: value, password: value });
       // assertInputExceptionMessages

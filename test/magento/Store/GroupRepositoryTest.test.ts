@@ -14,6 +14,13 @@ describe('Magento api-functional: Store\\Api\\GroupRepositoryTest', () => {
     expect(res.status).to.equal(200);
     const storeGroups = res.body as Record<string, unknown>[];
     expect(storeGroups.length).to.be.greaterThan(1);
-    expect(Object.keys(storeGroups[0]!)).to.deep.equal(['id', 'website_id', 'root_category_id', 'default_store_id', 'name', 'code']);
+    expect(Object.keys(storeGroups[0]!)).to.deep.equal([
+      'id',
+      'website_id',
+      'root_category_id',
+      'default_store_id',
+      'name',
+      'code',
+    ]);
   });
 });

@@ -15,9 +15,22 @@ describe('Magento api-functional: Store\\Api\\StoreConfigManagerTest', () => {
     const storeConfigs = res.body as Record<string, unknown>[];
     expect(storeConfigs).to.have.length(1);
     expect(Object.keys(storeConfigs[0]!)).to.deep.equal([
-      'id', 'code', 'website_id', 'locale', 'base_currency_code', 'default_display_currency_code', 'timezone', 'weight_unit',
-      'base_url', 'base_link_url', 'base_static_url', 'base_media_url',
-      'secure_base_url', 'secure_base_link_url', 'secure_base_static_url', 'secure_base_media_url',
+      'id',
+      'code',
+      'website_id',
+      'locale',
+      'base_currency_code',
+      'default_display_currency_code',
+      'timezone',
+      'weight_unit',
+      'base_url',
+      'base_link_url',
+      'base_static_url',
+      'base_media_url',
+      'secure_base_url',
+      'secure_base_link_url',
+      'secure_base_static_url',
+      'secure_base_media_url',
     ]);
   });
 });

@@ -14,6 +14,13 @@ describe('Magento api-functional: Store\\Api\\StoreRepositoryTest', () => {
     const storeViews = res.body as Record<string, unknown>[];
     expect(storeViews).to.not.equal(null);
     expect(storeViews.length).to.be.greaterThan(1);
-    expect(Object.keys(storeViews[0]!)).to.deep.equal(['id', 'code', 'name', 'website_id', 'store_group_id', 'is_active']);
+    expect(Object.keys(storeViews[0]!)).to.deep.equal([
+      'id',
+      'code',
+      'name',
+      'website_id',
+      'store_group_id',
+      'is_active',
+    ]);
   });
 });

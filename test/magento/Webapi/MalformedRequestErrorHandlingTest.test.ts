@@ -22,7 +22,12 @@ describe('Magento api-functional: Webapi\\Routing\\MalformedRequestErrorHandling
   });
 
   /** assertClientErrorHttpCode */
-  async function assertClientErrorHttpCode(method: Method, path: string, data: object | undefined, expected: number): Promise<void> {
+  async function assertClientErrorHttpCode(
+    method: Method,
+    path: string,
+    data: object | undefined,
+    expected: number,
+  ): Promise<void> {
     const res = await app.call(method, path, data);
     expect(res.status, 'Malformed request must not produce HTTP 500').to.not.equal(500);
     expect(res.status, JSON.stringify(res.body)).to.equal(expected);
@@ -38,7 +43,12 @@ describe('Magento api-functional: Webapi\\Routing\\MalformedRequestErrorHandling
 
   for (const path of ['/V1/products', '/V1/products/attributes']) {
     it(`testGetCustomersSearchWithNumericFilterFieldReturns400 (GET ${path})`, async () => {
-      await assertClientErrorHttpCode('get', `${path}?searchCriteria[filterGroups][0][filters][0][field]=1`, undefined, 400);
+      await assertClientErrorHttpCode(
+        'get',
+        `${path}?searchCriteria[filterGroups][0][filters][0][field]=1`,
+        undefined,
+        400,
+      );
     });
   }
 });

@@ -13,7 +13,10 @@ import { magentoAsync, productsCreated, runConsumer, simpleProductData, webApiCa
 
 /** Element 2 is refused for both of its faults: no name, and an attribute a product does not have. */
 const ERRORS_OF_ELEMENT_2 = [
-  { message: 'Error processing %key element of input data: %error', parameters: { key: 2, error: '"product.name" is required. Enter and try again.' } },
+  {
+    message: 'Error processing %key element of input data: %error',
+    parameters: { key: 2, error: '"product.name" is required. Enter and try again.' },
+  },
   {
     message: 'Error processing %key element of input data: %error',
     parameters: { key: 2, error: 'Property "product.wrong_attribute" is not supported. Remove it and try again.' },
@@ -43,7 +46,9 @@ for (const mode of QUEUE_MODES) {
     });
 
     it('testAsyncScheduleBulkSingleEntity', async () => {
-      const res = await saveProductAsync([{ product: simpleProductData({ type_id: 'simple', sku: 'psku-test-1-single' }) }]);
+      const res = await saveProductAsync([
+        { product: simpleProductData({ type_id: 'simple', sku: 'psku-test-1-single' }) },
+      ]);
       expect(res.status, JSON.stringify(res.body)).to.equal(202);
       expect(res.body.bulk_uuid).to.be.a('string');
       expect(res.body.request_items).to.have.length(1);

@@ -22,7 +22,9 @@ for (const mode of QUEUE_MODES) {
 
     it('testAsyncScheduleBulkMultistore with data set "all"', async () => {
       const storeCode = 'all';
-      const product = { product: simpleProductData({ type_id: 'simple', sku: 'multistore-sku-test-1', name: 'Test Name ' }) };
+      const product = {
+        product: simpleProductData({ type_id: 'simple', sku: 'multistore-sku-test-1', name: 'Test Name ' }),
+      };
       // Precondition: the product exists (Magento saves it through the repository).
       const saved = await webApiCall(m, 'post', '/V1/products', product, 'all');
       expect(saved.status, JSON.stringify(saved.body)).to.equal(200);
@@ -40,10 +42,15 @@ for (const mode of QUEUE_MODES) {
       for (const checkingStore of STORES) {
         const read = await webApiCall(m, 'get', '/V1/products/multistore-sku-test-1', undefined, checkingStore);
         expect(read.status, checkingStore).to.equal(200);
-        expect(read.body.name, `Product name in ${checkingStore} store is invalid after updating in store ${storeCode}.`).to.equal(newProductName);
+        expect(
+          read.body.name,
+          `Product name in ${checkingStore} store is invalid after updating in store ${storeCode}.`,
+        ).to.equal(newProductName);
       }
     });
 
-    it.skip('testAsyncScheduleBulkMultistore with data sets "default" and "fixturestore" (store-view values: see the header)');
+    it.skip(
+      'testAsyncScheduleBulkMultistore with data sets "default" and "fixturestore" (store-view values: see the header)',
+    );
   });
 }

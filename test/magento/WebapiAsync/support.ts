@@ -19,7 +19,9 @@ export async function startMagentoAsync(mode: QueueMode): Promise<MagentoAsync> 
   const d = await Dispensary.start(options);
   const created = await d.t.cli('admin:user:create', '--username', 'apitest', '--password', 'apitest123');
   expect(created.code, created.err.join('\n')).to.equal(0);
-  const token = await request(d.http).post('/rest/V1/integration/admin/token').send({ username: 'apitest', password: 'apitest123' });
+  const token = await request(d.http)
+    .post('/rest/V1/integration/admin/token')
+    .send({ username: 'apitest', password: 'apitest123' });
   expect(token.status).to.equal(200);
   return {
     d,
@@ -75,14 +77,26 @@ export async function runConsumer(m: MagentoAsync, messages: number): Promise<vo
 export async function productsCreated(m: MagentoAsync, skus: readonly string[]): Promise<number> {
   let found = 0;
   for (const sku of skus) {
-    const res = await request(m.d.http).get(`/rest/all/V1/products/${encodeURIComponent(sku)}`).set('Authorization', `Bearer ${m.admin}`);
+    const res = await request(m.d.http)
+      .get(`/rest/all/V1/products/${encodeURIComponent(sku)}`)
+      .set('Authorization', `Bearer ${m.admin}`);
     if (res.status === 200) found++;
   }
   return found;
 }
 
 /** `_webApiCall` with the admin token; `storeCode` null is `/rest/V1/...`. */
-export function webApiCall(m: MagentoAsync, method: 'get' | 'post' | 'put' | 'delete', resourcePath: string, body?: unknown, storeCode: string | null = null) {
-  const req = request(m.d.http)[method](`/rest${storeCode ? `/${storeCode}` : ''}${resourcePath}`).set('Authorization', `Bearer ${m.admin}`);
+export function webApiCall(
+  m: MagentoAsync,
+  method: 'get' | 'post' | 'put' | 'delete',
+  resourcePath: string,
+  body?: unknown,
+  storeCode: string | null = null,
+) {
+  const agent = request(m.d.http);
+  const req = agent[method](`/rest${storeCode ? `/${storeCode}` : ''}${resourcePath}`).set(
+    'Authorization',
+    `Bearer ${m.admin}`,
+  );
   return body === undefined ? req : req.send(body as object);
 }

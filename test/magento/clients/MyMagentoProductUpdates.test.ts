@@ -33,7 +33,8 @@ import { createAdmin, FAST_HASHING } from '../../modules/Integration/support.js'
 import { TestApp } from '../../support/testApp.js';
 
 /** my-magento's DEFAULT_USER_AGENT stands in for get_agent()'s scraped one. */
-const USER_AGENT = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/119.0.0.0 Safari/537.36';
+const USER_AGENT =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/119.0.0.0 Safari/537.36';
 /** What python-requests adds to every request. */
 const REQUESTS_HEADERS = { Accept: '*/*', 'Accept-Encoding': 'gzip, deflate' };
 const SKU = 'MM-SKU-1';
@@ -77,7 +78,10 @@ describe('my-magento 2.2.0: documented product updates against the service', () 
   }
 
   /** Product._update_attributes(attribute_data, scope) */
-  async function updateAttributesOn(attributeData: Record<string, unknown>, scope?: string): Promise<Record<string, unknown>> {
+  async function updateAttributesOn(
+    attributeData: Record<string, unknown>,
+    scope?: string,
+  ): Promise<Record<string, unknown>> {
     const url = scope ? `/rest/${scope}/V1/products/${SKU}` : `/rest/V1/products/${SKU}`;
     await clientRequest('PUT', url, { product: { sku: SKU, ...attributeData }, save_options: true });
     const product = await refresh(scope);
@@ -107,7 +111,9 @@ describe('my-magento 2.2.0: documented product updates against the service', () 
     expect(attributes.items.length).to.be.greaterThan(1);
     for (const attribute of attributes.items) expect(['global', 'website', 'store']).to.include(attribute.scope);
     const websiteCodes = attributes.items.filter((a) => a.scope === 'website').map((a) => a.attribute_code);
-    const websiteAttrs = Object.fromEntries(Object.entries(attributeData).filter(([key]) => websiteCodes.includes(key)));
+    const websiteAttrs = Object.fromEntries(
+      Object.entries(attributeData).filter(([key]) => websiteCodes.includes(key)),
+    );
     if (Object.keys(websiteAttrs).length) await updateAttributesOn(websiteAttrs, 'all');
   }
 
@@ -145,9 +151,14 @@ describe('my-magento 2.2.0: documented product updates against the service', () 
     it('Product.update_stock(5)', async () => {
       const product = await refresh();
       const stockItem = (product.extension_attributes as { stock_item: { item_id: number } }).stock_item;
-      await clientRequest('PUT', `/rest/V1/products/${SKU}/stockItems/${stockItem.item_id}`, { stock_item: { qty: 5, is_in_stock: true }, save_options: true });
+      await clientRequest('PUT', `/rest/V1/products/${SKU}/stockItems/${stockItem.item_id}`, {
+        stock_item: { qty: 5, is_in_stock: true },
+        save_options: true,
+      });
       const after = await refresh();
-      expect((after.extension_attributes as { stock_item: { qty: number; is_in_stock: boolean } }).stock_item).to.include({ qty: 5, is_in_stock: true });
+      expect(
+        (after.extension_attributes as { stock_item: { qty: number; is_in_stock: boolean } }).stock_item,
+      ).to.include({ qty: 5, is_in_stock: true });
     });
   });
 

@@ -12,7 +12,10 @@ import type { ModuleSources } from '../../../app/framework/module/ModuleLoader.j
 import { DIST_ROOT, PROJECT_ROOT } from '../../../app/bootstrap/paths.js';
 import { ITEM_CONTRACT, startFlow, WITH_NOTES, type Flow } from './support/recommendationFlow.js';
 
-const PROJECT_MODULES: ModuleSources = { modulesDir: path.join(PROJECT_ROOT, 'modules'), codeDir: path.join(DIST_ROOT, 'modules') };
+const PROJECT_MODULES: ModuleSources = {
+  modulesDir: path.join(PROJECT_ROOT, 'modules'),
+  codeDir: path.join(DIST_ROOT, 'modules'),
+};
 
 const moduleXml = (name: string, sequence: string[]) => `<?xml version="1.0"?>
 <config xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:noNamespaceSchemaLocation="urn:magento:framework:Module/etc/module.xsd">
@@ -66,7 +69,10 @@ describe('Acme: a module folder dropped in beside the project modules', () => {
       const codeDir = path.join(tmp, 'ts', 'dist');
       const dir = path.join(modulesDir, 'Acme', 'DropIn');
       write(path.join(dir, 'etc', 'module.xml'), moduleXml('Acme_DropIn', ['Dispensary_Recommendation']));
-      write(path.join(dir, 'etc', 'di.xml'), diXml('        <plugin name="acme_dropin_stamp" type="Acme\\DropIn\\Plugin\\StampRecommendation"/>'));
+      write(
+        path.join(dir, 'etc', 'di.xml'),
+        diXml('        <plugin name="acme_dropin_stamp" type="Acme\\DropIn\\Plugin\\StampRecommendation"/>'),
+      );
       write(path.join(dir, 'Plugin', 'StampRecommendation.ts'), STAMP_PLUGIN_TS);
       // What `npm start` does for files under modules/: tsc writes them to the code folder.
       const compiled = ts.transpileModule(STAMP_PLUGIN_TS, {
@@ -93,11 +99,13 @@ describe('Acme: a module folder dropped in beside the project modules', () => {
       const status = await flow.t.cli('module:status');
       expect(status.out.map((l) => l.trim())).to.include('Acme_DropIn');
       const chain = await flow.t.cli('dev:plugin:list', ITEM_CONTRACT, 'addItems');
-      expect(chain.out.join('\n')).to.include('acme_dropin_stamp::beforeAddItems (Acme\\DropIn\\Plugin\\StampRecommendation');
+      expect(chain.out.join('\n')).to.include(
+        'acme_dropin_stamp::beforeAddItems (Acme\\DropIn\\Plugin\\StampRecommendation',
+      );
     });
   });
 
-  describe('when it is plain JavaScript and switches off another module\'s plugin by name', () => {
+  describe("when it is plain JavaScript and switches off another module's plugin by name", () => {
     let flow: Flow;
     before(async () => {
       const modulesDir = path.join(tmp, 'js', 'modules');
@@ -132,7 +140,9 @@ describe('Acme: a module folder dropped in beside the project modules', () => {
     after(async () => flow?.t.stop());
 
     it('should run its plugin and no longer run the one it disabled, while the others still run', async () => {
-      const res = await flow.addItems({ recommendation: { items: [{ sku: 'VIT-D3', qty: 1, note: '  with food  ' }] } });
+      const res = await flow.addItems({
+        recommendation: { items: [{ sku: 'VIT-D3', qty: 1, note: '  with food  ' }] },
+      });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       // acme_recommendation_notes_normalise trimmed it, acme_quiet_notes_shout upper-cased it ...
       expect(res.body.items[0].note).to.equal('WITH FOOD');

@@ -1,7 +1,17 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { normaliseNote, NormaliseItemNotes } from '../../../modules/Acme/RecommendationNotes/Plugin/NormaliseItemNotes.js';
-import { captureLogger, ITEM_CONTRACT, startFlow, WITH_NOTES, type Flow, type LogLine } from './support/recommendationFlow.js';
+import {
+  normaliseNote,
+  NormaliseItemNotes,
+} from '../../../modules/Acme/RecommendationNotes/Plugin/NormaliseItemNotes.js';
+import {
+  captureLogger,
+  ITEM_CONTRACT,
+  startFlow,
+  WITH_NOTES,
+  type Flow,
+  type LogLine,
+} from './support/recommendationFlow.js';
 
 interface Item {
   item_id: string;
@@ -53,7 +63,12 @@ describe('Acme_RecommendationNotes: the example plugins', () => {
 
     it('should tidy notes on Update Items and leave absent notes alone', async () => {
       const res = await flow.updateItems({
-        recommendation: { items: [{ sku: 'omega-3', qty: 3, note: '\tHalf dose\t' }, { sku: 'VIT-D3', qty: 4 }] },
+        recommendation: {
+          items: [
+            { sku: 'omega-3', qty: 3, note: '\tHalf dose\t' },
+            { sku: 'VIT-D3', qty: 4 },
+          ],
+        },
       });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(noteOf(res.body, 'OMEGA-3')).to.equal('Half dose');
@@ -123,7 +138,13 @@ describe('Acme_RecommendationNotes: the example plugins', () => {
   describe('when notes are normalised', () => {
     it('should return null (keep the arguments) when no note changes', () => {
       const plugin = new NormaliseItemNotes();
-      const body = { items: [{ sku: 'A', qty: 1, note: 'fine' }, { sku: 'B', qty: 1 }, { sku: 'C', qty: 1, note: null }] };
+      const body = {
+        items: [
+          { sku: 'A', qty: 1, note: 'fine' },
+          { sku: 'B', qty: 1 },
+          { sku: 'C', qty: 1, note: null },
+        ],
+      };
       expect(plugin.beforeAddItems({} as never, 'id', body)).to.equal(null);
     });
 

@@ -33,17 +33,23 @@ describe('Async web API: every route refuses in its async and bulk forms exactly
     await d.t.createStore('beta');
     const created = await d.t.cli('admin:user:create', '--username', 'walker', '--password', 'walker123');
     expect(created.code, created.err.join('\n')).to.equal(0);
-    const admin = await request(d.http).post('/rest/V1/integration/admin/token').send({ username: 'walker', password: 'walker123' });
+    const admin = await request(d.http)
+      .post('/rest/V1/integration/admin/token')
+      .send({ username: 'walker', password: 'walker123' });
     expect(admin.status).to.equal(200);
     callers.set('admin token', admin.body as string);
     callers.set('all-stores integration token', d.token);
     callers.set('token bound to alpha', await d.t.integrationToken({ store: 'alpha' }));
-    callers.set('token holding only Dispensary_Store::stores', await d.t.integrationToken({ allStores: true, resources: ['Dispensary_Store::stores'] }));
+    callers.set(
+      'token holding only Dispensary_Store::stores',
+      await d.t.integrationToken({ allStores: true, resources: ['Dispensary_Store::stores'] }),
+    );
     callers.set('no token', null);
   });
   after(() => d?.stop());
 
-  const bulkCount = async () => Number(((await d.t.app.knex('magento_bulk').count({ n: '*' }).first()) as { n: number | string }).n);
+  const bulkCount = async () =>
+    Number(((await d.t.app.knex('magento_bulk').count({ n: '*' }).first()) as { n: number | string }).n);
 
   it('should walk every async route and find the same refusals', async () => {
     const routes = [...d.t.app.routes.keys()].filter((r) => r.method !== 'GET' && !r.resources.includes('anonymous'));
@@ -63,7 +69,9 @@ describe('Async web API: every route refuses in its async and bulk forms exactly
       for (const [callerName, token] of callers) {
         for (const scope of ['alpha', 'beta', 'all']) {
           const call = (url: string, body: object) => {
-            const req = request(d.http)[route.method.toLowerCase() as 'post' | 'put' | 'delete'](`/rest/${scope}${url}`);
+            const req = request(d.http)[route.method.toLowerCase() as 'post' | 'put' | 'delete'](
+              `/rest/${scope}${url}`,
+            );
             return (token === null ? req : req.set('Authorization', `Bearer ${token}`)).send(body);
           };
           const what = `${route.method} ${route.url} by ${callerName} on ${scope}`;

@@ -18,11 +18,27 @@ describe('Async web API: GET /rest/<scope>/async/schema', () => {
     const res = await request(t.http).get('/rest/default/async/schema');
     expect(res.status).to.equal(200);
     expect(res.body).to.include({ swagger: '2.0', basePath: '/rest/default' });
-    const paths = res.body.paths as Record<string, Record<string, { responses: Record<string, unknown>; parameters: { in: string; schema?: { type: string; items?: { required?: string[] } } }[] }>>;
+    const paths = res.body.paths as Record<
+      string,
+      Record<
+        string,
+        {
+          responses: Record<string, unknown>;
+          parameters: { in: string; schema?: { type: string; items?: { required?: string[] } } }[];
+        }
+      >
+    >;
     const expected = [...t.app.routes.keys()].filter((r) => r.method !== 'GET' && !r.resources.includes('anonymous'));
-    const listed = Object.entries(paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+    const listed = Object.entries(paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
+    );
     expect(listed).to.have.length(expected.length * 2);
-    expect(listed).to.include.members(['POST /async/V1/products', 'PUT /async/V1/products/{sku}', 'PUT /async/bulk/V1/products/bySku', 'DELETE /async/bulk/V1/products/bySku']);
+    expect(listed).to.include.members([
+      'POST /async/V1/products',
+      'PUT /async/V1/products/{sku}',
+      'PUT /async/bulk/V1/products/bySku',
+      'DELETE /async/bulk/V1/products/bySku',
+    ]);
     expect(listed.some((l) => l.startsWith('GET ') || l.includes('integration/admin/token'))).to.equal(false);
     const bulkAdd = paths['/async/bulk/V1/dispensary/recommendation/byRecommendationId/item']!.post!;
     expect(Object.keys(bulkAdd.responses)).to.include('202');

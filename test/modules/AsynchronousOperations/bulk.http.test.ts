@@ -59,7 +59,9 @@ for (const mode of QUEUE_MODES) {
           message: 'Error processing %key element of input data: %error',
           parameters: { key: 1, error: 'Invalid value of "0" provided for the recommendation.items[0].qty field.' },
         });
-        expect(await d.t.app.knex('magento_bulk').count({ n: '*' }).first()).to.satisfy((r: { n: number | string }) => Number(r.n) === 1);
+        expect(await d.t.app.knex('magento_bulk').count({ n: '*' }).first()).to.satisfy(
+          (r: { n: number | string }) => Number(r.n) === 1,
+        );
       });
 
       it('should answer 202 with bulk_uuid, request_items and errors for the valid bulk, running nothing yet', async () => {
@@ -69,9 +71,17 @@ for (const mode of QUEUE_MODES) {
         expect(res.body.operations_list.map((o: { status: number }) => o.status)).to.deep.equal([4, 4]);
         expect(res.body.operations_list[1]).to.deep.equal({ id: 1, status: 4, result_message: null, error_code: null });
         expect(res.body).to.include({ bulk_id: uuid, user_type: 1, operation_count: 2 });
-        expect(res.body.description).to.equal('Topic async.dispensary.recommendation.api.recommendationitemmanagementinterface.additems.post');
+        expect(res.body.description).to.equal(
+          'Topic async.dispensary.recommendation.api.recommendationitemmanagementinterface.additems.post',
+        );
         expect(res.body.operations_counter).to.deep.equal({
-          operations_total: 2, open: 2, operations_successful: 0, total_failed: 0, failed_not_retriable: 0, failed_retriable: 0, rejected: 0,
+          operations_total: 2,
+          open: 2,
+          operations_successful: 0,
+          total_failed: 0,
+          failed_not_retriable: 0,
+          failed_retriable: 0,
+          rejected: 0,
         });
         // Nothing ran yet.
         expect((await d.read(recommendationId)).items.map((i) => i.sku)).to.deep.equal(['B-1']);
@@ -79,7 +89,11 @@ for (const mode of QUEUE_MODES) {
 
       it('should let a consumer apply the accepted elements through the contract, then report them complete', async () => {
         await consume(2);
-        expect((await d.read(recommendationId)).items.map((i) => [i.sku, i.qty])).to.deep.equal([['B-1', 1], ['B-2', 2], ['B-3', 1]]);
+        expect((await d.read(recommendationId)).items.map((i) => [i.sku, i.qty])).to.deep.equal([
+          ['B-1', 1],
+          ['B-2', 2],
+          ['B-3', 1],
+        ]);
         const res = await status(uuid, 'detailed-status');
         expect(res.status).to.equal(200);
         const [first, second] = res.body.operations_list;
@@ -88,7 +102,8 @@ for (const mode of QUEUE_MODES) {
           status: 1,
           bulk_uuid: uuid,
           topic_name: 'async.dispensary.recommendation.api.recommendationitemmanagementinterface.additems.post',
-          result_message: 'Service execution success Dispensary\\Recommendation\\Api\\RecommendationItemManagementInterface::addItems',
+          result_message:
+            'Service execution success Dispensary\\Recommendation\\Api\\RecommendationItemManagementInterface::addItems',
           error_code: null,
         });
         expect(JSON.parse(first.result_serialized_data)).to.include({ recommendation_id: recommendationId });
@@ -110,8 +125,14 @@ for (const mode of QUEUE_MODES) {
 
     describe('when the request itself is wrong', () => {
       it('should answer 400 above 10,000 elements, for a body that is not an array, and for an empty one', async () => {
-        const element = { recommendationId: '00000000-0000-4000-8000-000000000000', recommendation: { items: [{ sku: 'B-1', qty: 1 }] } };
-        const tooMany = await bulk(ADD, Array.from({ length: 10_001 }, () => element));
+        const element = {
+          recommendationId: '00000000-0000-4000-8000-000000000000',
+          recommendation: { items: [{ sku: 'B-1', qty: 1 }] },
+        };
+        const tooMany = await bulk(
+          ADD,
+          Array.from({ length: 10_001 }, () => element),
+        );
         expect(tooMany.status).to.equal(400);
         expect(tooMany.body).to.deep.equal({
           message: 'A bulk request can contain at most %limit operations; this one has %count.',
@@ -119,20 +140,35 @@ for (const mode of QUEUE_MODES) {
         });
         expect((await bulk(ADD, element)).status).to.equal(400);
         expect((await bulk(ADD, [])).status).to.equal(400);
-        expect(await d.t.app.knex('magento_bulk').count({ n: '*' }).first()).to.satisfy((r: { n: number | string }) => Number(r.n) === 1);
+        expect(await d.t.app.knex('magento_bulk').count({ n: '*' }).first()).to.satisfy(
+          (r: { n: number | string }) => Number(r.n) === 1,
+        );
       });
 
       it('should answer 401 without a token and 400 for an unknown store, queueing nothing', async () => {
-        const element = [{ recommendationId: '00000000-0000-4000-8000-000000000000', recommendation: { items: [{ sku: 'B-1', qty: 1 }] } }];
+        const element = [
+          {
+            recommendationId: '00000000-0000-4000-8000-000000000000',
+            recommendation: { items: [{ sku: 'B-1', qty: 1 }] },
+          },
+        ];
         expect((await bulk(ADD, element, null)).status).to.equal(401);
         expect((await bulk(ADD, element, d.token, 'no_such_store')).status).to.equal(400);
-        expect(await d.t.app.knex('magento_bulk').count({ n: '*' }).first()).to.satisfy((r: { n: number | string }) => Number(r.n) === 1);
+        expect(await d.t.app.knex('magento_bulk').count({ n: '*' }).first()).to.satisfy(
+          (r: { n: number | string }) => Number(r.n) === 1,
+        );
       });
 
       it('should refuse a bulk whose element has a path parameter holding NUL, naming the element and the field once', async () => {
         const res = await bulk(ADD, [
-          { recommendationId: '00000000-0000-4000-8000-000000000000', recommendation: { items: [{ sku: 'B-1', qty: 1 }] } },
-          { recommendationId: '00000000-0000-4000-8000-000000000000\u0000', recommendation: { items: [{ sku: 'B-1', qty: 1 }] } },
+          {
+            recommendationId: '00000000-0000-4000-8000-000000000000',
+            recommendation: { items: [{ sku: 'B-1', qty: 1 }] },
+          },
+          {
+            recommendationId: '00000000-0000-4000-8000-000000000000\u0000',
+            recommendation: { items: [{ sku: 'B-1', qty: 1 }] },
+          },
           'not an object',
         ]);
         expect(res.status, JSON.stringify(res.body)).to.equal(400);
@@ -141,15 +177,27 @@ for (const mode of QUEUE_MODES) {
           errors: [
             {
               message: 'Error processing %key element of input data: %error',
-              parameters: { key: 1, error: 'Invalid value of "00000000-0000-4000-8000-000000000000\\u0000" provided for the recommendationId field.' },
+              parameters: {
+                key: 1,
+                error:
+                  'Invalid value of "00000000-0000-4000-8000-000000000000\\u0000" provided for the recommendationId field.',
+              },
             },
-            { message: 'Error processing %key element of input data: %error', parameters: { key: 2, error: 'Each operation of a bulk request must be a JSON object.' } },
+            {
+              message: 'Error processing %key element of input data: %error',
+              parameters: { key: 2, error: 'Each operation of a bulk request must be a JSON object.' },
+            },
           ],
         });
       });
 
       it('should answer 400 "Specified request cannot be processed." for any GET under /async, as Magento does', async () => {
-        for (const path of ['/rest/default/async/V1/dispensary/recommendation/x', '/rest/async/V1/products/x', '/rest/default/async/bulk/V1/products', '/rest/async/V1/no/such/route']) {
+        for (const path of [
+          '/rest/default/async/V1/dispensary/recommendation/x',
+          '/rest/async/V1/products/x',
+          '/rest/default/async/bulk/V1/products',
+          '/rest/async/V1/no/such/route',
+        ]) {
           const get = await request(d.http).get(path).set('Authorization', `Bearer ${d.token}`);
           expect(get.status, path).to.equal(400);
           expect(get.body, path).to.deep.equal({ message: 'Specified request cannot be processed.' });
@@ -157,9 +205,13 @@ for (const mode of QUEUE_MODES) {
       });
 
       it('should answer 404 for an anonymous route or an unknown path under /async', async () => {
-        expect((await bulk('/async/bulk/V1/dispensary/recommendation/:recommendationId/item', [{}])).status).to.equal(404);
+        expect((await bulk('/async/bulk/V1/dispensary/recommendation/:recommendationId/item', [{}])).status).to.equal(
+          404,
+        );
         // Anonymous routes have no async form.
-        const token = await request(d.http).post('/rest/async/V1/integration/admin/token').send({ username: 'x', password: 'y' });
+        const token = await request(d.http)
+          .post('/rest/async/V1/integration/admin/token')
+          .send({ username: 'x', password: 'y' });
         expect(token.status).to.equal(404);
       });
     });
@@ -221,7 +273,10 @@ for (const mode of QUEUE_MODES) {
         const second = await bulk(ADD, [{ recommendationId: r, recommendation: { items: [{ sku: 'B-3', qty: 1 }] } }]);
         // Five messages, one batch (CONSUMER_BATCH_SIZE defaults to more).
         expect(await consume(5)).to.contain('processed 5 message(s)');
-        const ops = await d.t.app.knex('magento_operation').whereIn('bulk_uuid', [first.body.bulk_uuid, second.body.bulk_uuid]).orderBy('id');
+        const ops = await d.t.app
+          .knex('magento_operation')
+          .whereIn('bulk_uuid', [first.body.bulk_uuid, second.body.bulk_uuid])
+          .orderBy('id');
         expect(ops.map((o: { status: number }) => o.status)).to.deep.equal([1, 3, 1, 1]);
         expect(ops[1]).to.include({ error_code: 400 });
         expect(ops[1].result_message).to.contain('NOT-IN-CATALOG');

@@ -18,7 +18,13 @@ describe('Async bulk web API: how many operations one request holds', function (
     recommendation: { items: [{ sku: `BULK-${i % 3}`, qty: 1 + (i % 5) }] },
   });
   const countOperations = async (d: Dispensary, uuid: string) =>
-    Number(((await d.t.app.knex('magento_operation').where({ bulk_uuid: uuid }).count({ n: '*' })) as { n: number | string }[])[0]!.n);
+    Number(
+      (
+        (await d.t.app.knex('magento_operation').where({ bulk_uuid: uuid }).count({ n: '*' })) as {
+          n: number | string;
+        }[]
+      )[0]!.n,
+    );
 
   describe('by default', () => {
     let d: Dispensary;
@@ -84,7 +90,9 @@ describe('Async bulk web API: how many operations one request holds', function (
     });
 
     it('should answer 413 for a bulk body over BULK_BODY_LIMIT', async () => {
-      const big = [{ recommendationId, recommendation: { note: 'x'.repeat(5000), items: [{ sku: 'BULK-0', qty: 1 }] } }];
+      const big = [
+        { recommendationId, recommendation: { note: 'x'.repeat(5000), items: [{ sku: 'BULK-0', qty: 1 }] } },
+      ];
       const res = await request(d.http).post(ADD).set('Authorization', `Bearer ${d.token}`).send(big);
       expect(res.status).to.equal(413);
       expect(res.body.parameters).to.deep.equal({ limit: 4096 });

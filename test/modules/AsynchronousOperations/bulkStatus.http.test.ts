@@ -43,9 +43,14 @@ for (const mode of QUEUE_MODES) {
 
     const status = async (uuid: string) => {
       const short = await request(d.http).get(`/rest/V1/bulk/${uuid}/status`).set('Authorization', `Bearer ${d.token}`);
-      const detailed = await request(d.http).get(`/rest/V1/bulk/${uuid}/detailed-status`).set('Authorization', `Bearer ${d.token}`);
+      const detailed = await request(d.http)
+        .get(`/rest/V1/bulk/${uuid}/detailed-status`)
+        .set('Authorization', `Bearer ${d.token}`);
       expect(detailed.body.status).to.equal(short.body.status);
-      return { status: short.body.status as number, operations: (short.body.operations_list as { status: number }[]).map((o) => o.status) };
+      return {
+        status: short.body.status as number,
+        operations: (short.body.operations_list as { status: number }[]).map((o) => o.status),
+      };
     };
     const consume = async (max: number) => {
       const result = await d.t.cli('queue:consumers:start', 'async.operations.all', '--max-messages', String(max));

@@ -30,7 +30,10 @@ describe('Async consumer readiness', function () {
   });
 
   it('should not say "consumer: started" while the broker cannot be reached, and say it once subscribed on the db queue', async () => {
-    consumer = ConsumerProcess.spawn(d.t.databaseUrl, { amqpUrl: `amqp://guest:guest@127.0.0.1:${await closedPort()}`, queuePrefix: runPrefix() });
+    consumer = ConsumerProcess.spawn(d.t.databaseUrl, {
+      amqpUrl: `amqp://guest:guest@127.0.0.1:${await closedPort()}`,
+      queuePrefix: runPrefix(),
+    });
     const deadline = Date.now() + 30_000;
     while (!consumer.output.join('').includes('cannot be reached')) {
       expect(Date.now() < deadline && consumer.child.exitCode === null, consumer.output.join('')).to.equal(true);

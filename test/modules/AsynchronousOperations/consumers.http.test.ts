@@ -28,7 +28,10 @@ for (const mode of QUEUE_MODES) {
     let options: ReturnType<(typeof QUEUE_MODES)[number]['options']>;
     let patientId: number;
     const consumers: ConsumerProcess[] = [];
-    const output = () => consumers.map((c, i) => `--- consumer ${i} (${c.output.join("").length} chars)\n${c.output.join("").slice(-3000)}`).join("\n");
+    const output = () =>
+      consumers
+        .map((c, i) => `--- consumer ${i} (${c.output.join('').length} chars)\n${c.output.join('').slice(-3000)}`)
+        .join('\n');
 
     before(async function () {
       if (mode.unavailable) return this.skip();
@@ -47,28 +50,48 @@ for (const mode of QUEUE_MODES) {
 
     /** Queues a bulk of OPERATIONS recommendation creations, notes `<tag>-<i>`. */
     async function createBulk(tag: string): Promise<string> {
-      const elements = Array.from({ length: OPERATIONS }, (_, i) => ({ patientId, recommendation: { note: `${tag}-${i}`, items: SKUS } }));
-      const res = await request(d.http).post(`/rest/default${CREATE}`).set('Authorization', `Bearer ${d.token}`).send(elements);
+      const elements = Array.from({ length: OPERATIONS }, (_, i) => ({
+        patientId,
+        recommendation: { note: `${tag}-${i}`, items: SKUS },
+      }));
+      const res = await request(d.http)
+        .post(`/rest/default${CREATE}`)
+        .set('Authorization', `Bearer ${d.token}`)
+        .send(elements);
       expect(res.status, JSON.stringify(res.body)).to.equal(202);
       expect(res.body.errors).to.equal(false);
       return res.body.bulk_uuid as string;
     }
 
     async function expectAppliedOnce(tag: string, uuid: string): Promise<void> {
-      const notes = ((await d.t.app.knex('dispensary_recommendation').where('note', 'like', `${tag}-%`).select('note')) as { note: string }[]).map((r) => r.note);
+      const notes = (
+        (await d.t.app.knex('dispensary_recommendation').where('note', 'like', `${tag}-%`).select('note')) as {
+          note: string;
+        }[]
+      ).map((r) => r.note);
       const expected = Array.from({ length: OPERATIONS }, (_, i) => `${tag}-${i}`);
       expect([...notes].sort()).to.deep.equal([...expected].sort()); // none missing, none twice
-      expect(await operationCounts(d.t.app.knex, uuid)).to.deep.equal({ open: 0, complete: OPERATIONS, failed: 0, total: OPERATIONS });
+      expect(await operationCounts(d.t.app.knex, uuid)).to.deep.equal({
+        open: 0,
+        complete: OPERATIONS,
+        failed: 0,
+        total: OPERATIONS,
+      });
     }
 
     const drained = (uuid: string) => async () => (await operationCounts(d.t.app.knex, uuid)).complete === OPERATIONS;
-    const progressed = (uuid: string, n: number) => async () => (await operationCounts(d.t.app.knex, uuid)).complete >= n;
+    const progressed = (uuid: string, n: number) => async () =>
+      (await operationCounts(d.t.app.knex, uuid)).complete >= n;
 
     it('should survive a consumer SIGKILLed with a whole bulk in one batch, share the queue between the two replacing it, and apply every operation once', async () => {
       // The first consumer takes the whole bulk as one batch (seconds of work) and dies in it: its
       // transaction never commits, its messages come back (after the lock timeout / from the broker).
       // (Waiting long enough for the broker to deliver the whole bulk into the one batch.)
-      const victim = ConsumerProcess.spawn(d.t.databaseUrl, { ...options, consumerBatchSize: OPERATIONS, consumerBatchWaitMs: 5000 });
+      const victim = ConsumerProcess.spawn(d.t.databaseUrl, {
+        ...options,
+        consumerBatchSize: OPERATIONS,
+        consumerBatchWaitMs: 5000,
+      });
       consumers.push(victim);
       await victim.ready();
       const uuid = await createBulk('kill');
@@ -89,7 +112,11 @@ for (const mode of QUEUE_MODES) {
         expect(consumers[1]!.operationsDone(), output()).to.be.above(0);
         expect(consumers[2]!.operationsDone(), output()).to.be.above(0);
       }
-      const started = (await d.t.app.knex('magento_operation').where('bulk_uuid', uuid).sum({ n: 'started_count' }).first()) as { n: number | string };
+      const started = (await d.t.app
+        .knex('magento_operation')
+        .where('bulk_uuid', uuid)
+        .sum({ n: 'started_count' })
+        .first()) as { n: number | string };
       expect(Number(started.n)).to.equal(OPERATIONS); // the killed batch's starts rolled back: each committed once
     });
 
@@ -110,77 +137,85 @@ for (const mode of QUEUE_MODES) {
     });
 
     // RabbitMQ only (the db queue's counterpart, the database going away, is the consumer's transient retry).
-    if (mode.name === 'amqp') it('should keep consuming after the broker connection is cut and restored (consumers reconnect by themselves)', async function () {
-      const broker = new URL(options.amqpUrl!);
-      const proxy = new TcpProxy(broker.hostname, Number(broker.port || 5672));
-      const port = await proxy.start();
-      try {
-        const viaProxy = new URL(options.amqpUrl!);
-        viaProxy.port = String(port);
-        const uuid = await createBulk('cut');
-        consumers.push(ConsumerProcess.spawn(d.t.databaseUrl, { ...options, amqpUrl: viaProxy.toString() }));
-        await consumers[0]!.ready();
-        await waitFor('the first operations', progressed(uuid, 10), 30_000, output);
-        await proxy.cut();
-        await new Promise((resolve) => setTimeout(resolve, 1500));
-        await proxy.restore();
-        await waitFor('the bulk to drain after the broker came back', drained(uuid), 60_000, output);
-        await expectAppliedOnce('cut', uuid);
-        expect(consumers[0]!.output.join('')).to.contain('reconnecting');
-      } finally {
-        await proxy.stop();
-      }
-    });
+    if (mode.name === 'amqp')
+      it('should keep consuming after the broker connection is cut and restored (consumers reconnect by themselves)', async function () {
+        const broker = new URL(options.amqpUrl!);
+        const proxy = new TcpProxy(broker.hostname, Number(broker.port || 5672));
+        const port = await proxy.start();
+        try {
+          const viaProxy = new URL(options.amqpUrl!);
+          viaProxy.port = String(port);
+          const uuid = await createBulk('cut');
+          consumers.push(ConsumerProcess.spawn(d.t.databaseUrl, { ...options, amqpUrl: viaProxy.toString() }));
+          await consumers[0]!.ready();
+          await waitFor('the first operations', progressed(uuid, 10), 30_000, output);
+          await proxy.cut();
+          await new Promise((resolve) => setTimeout(resolve, 1500));
+          await proxy.restore();
+          await waitFor('the bulk to drain after the broker came back', drained(uuid), 60_000, output);
+          await expectAppliedOnce('cut', uuid);
+          expect(consumers[0]!.output.join('')).to.contain('reconnecting');
+        } finally {
+          await proxy.stop();
+        }
+      });
 
     // RabbitMQ only (the db queue's counterpart, the database going away, is the consumer's transient retry).
     // With the default batch size: a batch in hand when the broker stops either committed (its
     // redelivered messages are then acknowledged without running) or did not (they run once).
-    if (mode.name === 'amqp') it('should really survive `rabbitmqctl stop_app` / `start_app` (only with TEST_AMQP_RESTART=1: it stops the shared broker)', async function () {
-      if (process.env.TEST_AMQP_RESTART !== '1') return this.skip();
-      const uuid = await createBulk('restart');
-      consumers.push(ConsumerProcess.spawn(d.t.databaseUrl, options), ConsumerProcess.spawn(d.t.databaseUrl, options));
-      await Promise.all(consumers.map((c) => c.ready()));
-      await waitFor('the first operations', progressed(uuid, 10), 30_000, output);
-      execFileSync('rabbitmqctl', ['stop_app'], { stdio: 'ignore', timeout: 60_000 });
-      try {
-        await new Promise((resolve) => setTimeout(resolve, 1000));
-      } finally {
-        execFileSync('rabbitmqctl', ['start_app'], { stdio: 'ignore', timeout: 60_000 });
-        execFileSync('rabbitmqctl', ['await_startup'], { stdio: 'ignore', timeout: 60_000 });
-      }
-      await waitFor('the bulk to drain after the restart', drained(uuid), 60_000, output);
-      await expectAppliedOnce('restart', uuid);
-    });
+    if (mode.name === 'amqp')
+      it('should really survive `rabbitmqctl stop_app` / `start_app` (only with TEST_AMQP_RESTART=1: it stops the shared broker)', async function () {
+        if (process.env.TEST_AMQP_RESTART !== '1') return this.skip();
+        const uuid = await createBulk('restart');
+        consumers.push(
+          ConsumerProcess.spawn(d.t.databaseUrl, options),
+          ConsumerProcess.spawn(d.t.databaseUrl, options),
+        );
+        await Promise.all(consumers.map((c) => c.ready()));
+        await waitFor('the first operations', progressed(uuid, 10), 30_000, output);
+        execFileSync('rabbitmqctl', ['stop_app'], { stdio: 'ignore', timeout: 60_000 });
+        try {
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+        } finally {
+          execFileSync('rabbitmqctl', ['start_app'], { stdio: 'ignore', timeout: 60_000 });
+          execFileSync('rabbitmqctl', ['await_startup'], { stdio: 'ignore', timeout: 60_000 });
+        }
+        await waitFor('the bulk to drain after the restart', drained(uuid), 60_000, output);
+        await expectAppliedOnce('restart', uuid);
+      });
 
     // RabbitMQ only (the db queue's counterpart, the database going away, is the consumer's transient retry).
-    if (mode.name === 'amqp') it('should answer 503 and record nothing while the broker cannot be reached, and accept again when it is back', async function () {
-      const broker = new URL(options.amqpUrl!);
-      const proxy = new TcpProxy(broker.hostname, Number(broker.port || 5672));
-      const port = await proxy.start();
-      const viaProxy = new URL(options.amqpUrl!);
-      viaProxy.port = String(port);
-      const api = await Dispensary.start({ ...options, amqpUrl: viaProxy.toString() });
-      try {
-        const pid = await api.patient();
-        const send = () =>
-          request(api.http)
-            .post(`/rest/default${CREATE}`)
-            .set('Authorization', `Bearer ${api.token}`)
-            .send([{ patientId: pid, recommendation: { note: 'down', items: [] } }]);
-        expect((await send()).status).to.equal(202);
-        await proxy.cut();
-        const refused = await send();
-        expect(refused.status).to.equal(503);
-        expect(refused.body).to.deep.equal({ message: 'The service is temporarily unavailable. Try again later.' });
-        const bulks = (await api.t.app.knex('magento_bulk').count({ n: '*' }).first()) as { n: number | string };
-        expect(Number(bulks.n)).to.equal(1);
-        expect(await api.t.app.knex('magento_operation').count({ n: '*' }).first()).to.satisfy((r: { n: string | number }) => Number(r.n) === 1);
-        await proxy.restore();
-        expect((await send()).status).to.equal(202);
-      } finally {
-        await api.stop();
-        await proxy.stop();
-      }
-    });
+    if (mode.name === 'amqp')
+      it('should answer 503 and record nothing while the broker cannot be reached, and accept again when it is back', async function () {
+        const broker = new URL(options.amqpUrl!);
+        const proxy = new TcpProxy(broker.hostname, Number(broker.port || 5672));
+        const port = await proxy.start();
+        const viaProxy = new URL(options.amqpUrl!);
+        viaProxy.port = String(port);
+        const api = await Dispensary.start({ ...options, amqpUrl: viaProxy.toString() });
+        try {
+          const pid = await api.patient();
+          const send = () =>
+            request(api.http)
+              .post(`/rest/default${CREATE}`)
+              .set('Authorization', `Bearer ${api.token}`)
+              .send([{ patientId: pid, recommendation: { note: 'down', items: [] } }]);
+          expect((await send()).status).to.equal(202);
+          await proxy.cut();
+          const refused = await send();
+          expect(refused.status).to.equal(503);
+          expect(refused.body).to.deep.equal({ message: 'The service is temporarily unavailable. Try again later.' });
+          const bulks = (await api.t.app.knex('magento_bulk').count({ n: '*' }).first()) as { n: number | string };
+          expect(Number(bulks.n)).to.equal(1);
+          expect(await api.t.app.knex('magento_operation').count({ n: '*' }).first()).to.satisfy(
+            (r: { n: string | number }) => Number(r.n) === 1,
+          );
+          await proxy.restore();
+          expect((await send()).status).to.equal(202);
+        } finally {
+          await api.stop();
+          await proxy.stop();
+        }
+      });
   });
 }

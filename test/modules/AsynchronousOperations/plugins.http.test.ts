@@ -8,7 +8,7 @@ import request from 'supertest';
 import { FAIL_AFTER_WRITE } from '../Recommendation/fixtures/Fixture/RecommendationPlugins/Plugin/ItemsPlugin.js';
 import { Dispensary, withFixtureModules } from '../Recommendation/support.js';
 
-describe('Async operations run through the route\'s plugins and unit of work', function () {
+describe("Async operations run through the route's plugins and unit of work", function () {
   this.timeout(30_000);
   let d: Dispensary;
   before(async () => {
@@ -17,7 +17,10 @@ describe('Async operations run through the route\'s plugins and unit of work', f
   });
   after(async () => d?.stop());
 
-  async function runAsync(recommendationId: string, items: unknown[]): Promise<{ status: number; result_serialized_data: string | null; result_message: string }> {
+  async function runAsync(
+    recommendationId: string,
+    items: unknown[],
+  ): Promise<{ status: number; result_serialized_data: string | null; result_message: string }> {
     const res = await request(d.http)
       .post('/rest/default/async/bulk/V1/dispensary/recommendation/byRecommendationId/item')
       .set('Authorization', `Bearer ${d.token}`)
@@ -25,7 +28,9 @@ describe('Async operations run through the route\'s plugins and unit of work', f
     expect(res.status, JSON.stringify(res.body)).to.equal(202);
     const consumed = await d.t.cli('queue:consumers:start', 'async.operations.all', '--max-messages', '1');
     expect(consumed.code, consumed.err.join('\n')).to.equal(0);
-    const status = await request(d.http).get(`/rest/V1/bulk/${res.body.bulk_uuid}/detailed-status`).set('Authorization', `Bearer ${d.token}`);
+    const status = await request(d.http)
+      .get(`/rest/V1/bulk/${res.body.bulk_uuid}/detailed-status`)
+      .set('Authorization', `Bearer ${d.token}`);
     return status.body.operations_list[0];
   }
 
@@ -40,7 +45,9 @@ describe('Async operations run through the route\'s plugins and unit of work', f
     const r = await d.recommendation();
     const op = await runAsync(r.recommendation_id, [{ sku: 'F-2', qty: 1, note: FAIL_AFTER_WRITE }]);
     expect(op).to.include({ status: 3, error_code: 500 });
-    expect(op.result_message).to.equal('Something went wrong while processing the request. Please see the log for details.');
+    expect(op.result_message).to.equal(
+      'Something went wrong while processing the request. Please see the log for details.',
+    );
     expect((await d.read(r.recommendation_id)).items).to.deep.equal([]);
   });
 });

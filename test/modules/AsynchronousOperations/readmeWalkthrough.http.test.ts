@@ -28,7 +28,9 @@ describe("docs/web-api.md: the async walkthrough's commands", function () {
 
   it('should ask for the status under the store the token is bound to, as docs/web-api.md does', () => {
     const section = page().split('## Asynchronous and bulk web API')[1]!.split('\n## ')[0]!;
-    expect(section).to.contain('curl -s http://localhost:3000/rest/north_clinic/V1/bulk/$BULK/status -H "Authorization: Bearer $TOKEN"');
+    expect(section).to.contain(
+      'curl -s http://localhost:3000/rest/north_clinic/V1/bulk/$BULK/status -H "Authorization: Bearer $TOKEN"',
+    );
     expect(section).to.not.match(/\/rest\/V1\/bulk\/\$BULK/);
   });
 
@@ -37,9 +39,11 @@ describe("docs/web-api.md: the async walkthrough's commands", function () {
       patient: { firstname: 'Ada', lastname: 'Lovelace', email: 'ada@example.com' },
     });
     expect(patient.status, JSON.stringify(patient.body)).to.equal(200);
-    const rec = await d.call('post', 'north_clinic', `/dispensary/patient/${patient.body.patient_id}/recommendation`, token).send({
-      recommendation: { note: 'Winter plan', items: ['VITD-1000'] },
-    });
+    const rec = await d
+      .call('post', 'north_clinic', `/dispensary/patient/${patient.body.patient_id}/recommendation`, token)
+      .send({
+        recommendation: { note: 'Winter plan', items: ['VITD-1000'] },
+      });
     expect(rec.status, JSON.stringify(rec.body)).to.equal(200);
     const REC = rec.body.recommendation_id as string;
     const bulk = await request(d.http)
@@ -54,7 +58,9 @@ describe("docs/web-api.md: the async walkthrough's commands", function () {
     const consumed = await d.t.cli('queue:consumers:start', 'async.operations.all', '--max-messages', '2');
     expect(consumed.code, consumed.err.join('\n')).to.equal(0);
 
-    const status = await request(d.http).get(`/rest/north_clinic/V1/bulk/${BULK}/status`).set('Authorization', `Bearer ${token}`);
+    const status = await request(d.http)
+      .get(`/rest/north_clinic/V1/bulk/${BULK}/status`)
+      .set('Authorization', `Bearer ${token}`);
     expect(status.status, JSON.stringify(status.body)).to.equal(200);
     expect(status.body.operations_list.map((o: { status: number }) => o.status)).to.deep.equal([1, 1]);
 
@@ -62,7 +68,8 @@ describe("docs/web-api.md: the async walkthrough's commands", function () {
     const before = await request(d.http).get(`/rest/V1/bulk/${BULK}/status`).set('Authorization', `Bearer ${token}`);
     expect(before.status).to.equal(401);
     expect(before.body).to.deep.equal({
-      message: 'The token is bound to another store and cannot be used with the store "%storeCode". Use the URL of its own store.',
+      message:
+        'The token is bound to another store and cannot be used with the store "%storeCode". Use the URL of its own store.',
       parameters: { storeCode: 'default' },
     });
   });

@@ -27,14 +27,19 @@ export function runPrefix(): string {
 }
 
 export const QUEUE_MODES: QueueMode[] = [
-  { name: 'db', unavailable: null, options: () => ({ amqpUrl: null, queuePrefix: runPrefix(), dbQueueLockTimeoutMs: 2000 }) },
+  {
+    name: 'db',
+    unavailable: null,
+    options: () => ({ amqpUrl: null, queuePrefix: runPrefix(), dbQueueLockTimeoutMs: 2000 }),
+  },
   {
     name: 'amqp',
-    unavailable: AMQP_URL ? null : 'set TEST_AMQP_URL (e.g. amqp://guest:guest@127.0.0.1:5672) to run the RabbitMQ tests',
+    unavailable: AMQP_URL
+      ? null
+      : 'set TEST_AMQP_URL (e.g. amqp://guest:guest@127.0.0.1:5672) to run the RabbitMQ tests',
     options: () => ({ amqpUrl: AMQP_URL, queuePrefix: runPrefix() }),
   },
 ];
-
 
 /** `npm run cli -- queue:consumers:start async.operations.all`, as its own process. */
 export class ConsumerProcess {
@@ -49,7 +54,13 @@ export class ConsumerProcess {
 
   static spawn(
     databaseUrl: string,
-    options: { amqpUrl?: string | null; queuePrefix: string; dbQueueLockTimeoutMs?: number; consumerBatchSize?: number; consumerBatchWaitMs?: number },
+    options: {
+      amqpUrl?: string | null;
+      queuePrefix: string;
+      dbQueueLockTimeoutMs?: number;
+      consumerBatchSize?: number;
+      consumerBatchWaitMs?: number;
+    },
     args: string[] = [],
   ): ConsumerProcess {
     const env: Record<string, string> = {
@@ -63,11 +74,20 @@ export class ConsumerProcess {
     if (options.consumerBatchWaitMs !== undefined) env.CONSUMER_BATCH_WAIT_MS = String(options.consumerBatchWaitMs);
     if (options.amqpUrl) env.AMQP_URL = options.amqpUrl;
     else delete env.AMQP_URL;
-    const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'dist', 'app', 'bin', 'cli.js'), 'queue:consumers:start', 'async.operations.all', ...args], {
-      cwd: PROJECT_ROOT,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        path.join(PROJECT_ROOT, 'dist', 'app', 'bin', 'cli.js'),
+        'queue:consumers:start',
+        'async.operations.all',
+        ...args,
+      ],
+      {
+        cwd: PROJECT_ROOT,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     return new ConsumerProcess(child);
   }
 
@@ -92,7 +112,16 @@ export class ConsumerProcess {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         for (const stream of streams) stream?.off('data', onData);
-        reject(new Error(`the consumer took no batch in ${timeoutMs} ms: ${this.output.join('').split('\n').filter((line) => !line.includes('operation done')).join('\n').slice(-3000)}`));
+        reject(
+          new Error(
+            `the consumer took no batch in ${timeoutMs} ms: ${this.output
+              .join('')
+              .split('\n')
+              .filter((line) => !line.includes('operation done'))
+              .join('\n')
+              .slice(-3000)}`,
+          ),
+        );
       }, timeoutMs);
       const onData = (): void => {
         if (!this.inBatch()) return;
@@ -113,7 +142,8 @@ export class ConsumerProcess {
   async ready(timeoutMs = 30_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!/consumer: (started|standing by)/.test(this.output.join(''))) {
-      if (this.child.exitCode !== null || Date.now() > deadline) throw new Error(`consumer did not start: ${this.output.join('')}`);
+      if (this.child.exitCode !== null || Date.now() > deadline)
+        throw new Error(`consumer did not start: ${this.output.join('')}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
@@ -142,7 +172,12 @@ export async function operationCounts(knex: Knex, bulkUuid: string): Promise<Ope
 }
 
 /** Polls (bounded) until `done` holds; fails with the last counts and the consumers' output. */
-export async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number, context: () => string = () => ''): Promise<void> {
+export async function waitFor(
+  what: string,
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+  context: () => string = () => '',
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check()) return;

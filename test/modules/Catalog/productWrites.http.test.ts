@@ -4,7 +4,10 @@ import { stockItem } from '../../../modules/Dispensary/Catalog/Api/Data/StockIte
 import { Dispensary } from '../Recommendation/support.js';
 
 /** Product writes are scope="global": a store-bound token is refused at authorization, before its body is read. */
-const ONE_STORE_ONLY = { message: 'The token is bound to one store, and this request changes data shared by all stores. Use a token for all stores.' };
+const ONE_STORE_ONLY = {
+  message:
+    'The token is bound to one store, and this request changes data shared by all stores. Use a token for all stores.',
+};
 
 describe('Catalog: PUT and DELETE /V1/products/:sku, stock items', () => {
   let d: Dispensary;
@@ -21,7 +24,7 @@ describe('Catalog: PUT and DELETE /V1/products/:sku, stock items', () => {
   const get = (sku: string) => d.call('get', 'all', `/products/${sku}`);
 
   describe('when a product is updated through PUT', () => {
-    it('should change only the fields given, with the path\'s sku winning over the body\'s', async () => {
+    it("should change only the fields given, with the path's sku winning over the body's", async () => {
       await d.product('PUT-1', { name: 'Put one' });
       const res = await put('put-1', { product: { sku: 'OTHER-SKU', price: 42 } });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
@@ -30,28 +33,37 @@ describe('Catalog: PUT and DELETE /V1/products/:sku, stock items', () => {
       expect((await get('PUT-1')).body).to.include({ id: res.body.id, price: 42 });
     });
 
-    it('should create the product when the sku is new, as Magento\'s save does, and then need its name', async () => {
+    it("should create the product when the sku is new, as Magento's save does, and then need its name", async () => {
       const created = await put('NEW-BY-PUT', { product: { name: 'Created by PUT', price: 7 } });
       expect(created.status, JSON.stringify(created.body)).to.equal(200);
       expect(created.body).to.include({ sku: 'NEW-BY-PUT', name: 'Created by PUT', price: 7, status: 1 });
       const nameless = await put('NEW-NAMELESS', { product: { price: 7 } });
       expect(nameless.status).to.equal(400);
-      expect(nameless.body).to.deep.equal({ message: '"%fieldName" is required. Enter and try again.', parameters: { fieldName: 'product.name' } });
+      expect(nameless.body).to.deep.equal({
+        message: '"%fieldName" is required. Enter and try again.',
+        parameters: { fieldName: 'product.name' },
+      });
       expect((await get('NEW-NAMELESS')).status).to.equal(404);
     });
 
-    it('should store the stock qty, set the stock status from it unless given, and answer Magento\'s stock item', async () => {
+    it("should store the stock qty, set the stock status from it unless given, and answer Magento's stock item", async () => {
       await d.product('STOCK-1');
-      const five = await put('STOCK-1', { product: { extension_attributes: { stock_item: { qty: 5, min_qty: 0, use_config_min_qty: true } } } });
+      const five = await put('STOCK-1', {
+        product: { extension_attributes: { stock_item: { qty: 5, min_qty: 0, use_config_min_qty: true } } },
+      });
       expect(five.status, JSON.stringify(five.body)).to.equal(200);
       expect(five.body.extension_attributes.stock_item).to.deep.equal(stockItem(five.body.id, 5, true));
       const none = await put('STOCK-1', { product: { extension_attributes: { stock_item: { qty: 0 } } } });
       expect(none.body.extension_attributes.stock_item).to.include({ qty: 0, is_in_stock: false });
-      const forced = await put('STOCK-1', { product: { extension_attributes: { stock_item: { qty: 0, is_in_stock: true } } } });
+      const forced = await put('STOCK-1', {
+        product: { extension_attributes: { stock_item: { qty: 0, is_in_stock: true } } },
+      });
       expect(forced.body.extension_attributes.stock_item).to.include({ qty: 0, is_in_stock: true });
       const decimal = await put('STOCK-1', { product: { extension_attributes: { stock_item: { qty: 2.5 } } } });
       expect(decimal.body.extension_attributes.stock_item).to.include({ qty: 2.5, is_in_stock: true });
-      const posted = await d.call('post', 'all', '/products').send({ product: { sku: 'STOCK-2', name: 'Posted', extension_attributes: { stock_item: { qty: 12 } } } });
+      const posted = await d
+        .call('post', 'all', '/products')
+        .send({ product: { sku: 'STOCK-2', name: 'Posted', extension_attributes: { stock_item: { qty: 12 } } } });
       expect(posted.body.extension_attributes.stock_item).to.include({ qty: 12, is_in_stock: true, stock_id: 1 });
     });
 
@@ -63,13 +75,18 @@ describe('Catalog: PUT and DELETE /V1/products/:sku, stock items', () => {
       expect(res.body).to.deep.equal(stockItem(product.id, 9, true));
       const missing = await d.call('get', '', '/stockItems/NOPE');
       expect(missing.status).to.equal(404);
-      expect(missing.body).to.deep.equal({ message: 'The Product with the "%1" SKU doesn\'t exist.', parameters: ['NOPE'] });
+      expect(missing.body).to.deep.equal({
+        message: 'The Product with the "%1" SKU doesn\'t exist.',
+        parameters: ['NOPE'],
+      });
     });
 
     it('should set qty and status through PUT /V1/products/:productSku/stockItems/:itemId, answering the item id', async () => {
       await d.product('STOCK-4');
       const { id } = (await get('STOCK-4')).body;
-      const res = await d.call('put', 'all', `/products/stock-4/stockItems/${id}`).send({ stockItem: { qty: 3, manage_stock: true } });
+      const res = await d
+        .call('put', 'all', `/products/stock-4/stockItems/${id}`)
+        .send({ stockItem: { qty: 3, manage_stock: true } });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(res.body).to.equal(id);
       expect((await d.call('get', 'all', '/stockItems/STOCK-4')).body).to.include({ qty: 3, is_in_stock: true });
@@ -78,14 +95,18 @@ describe('Catalog: PUT and DELETE /V1/products/:sku, stock items', () => {
       const missing = await d.call('put', 'all', '/products/NO-SUCH/stockItems/1').send({ stockItem: { qty: 1 } });
       expect(missing.status).to.equal(404);
       expect((await get('NO-SUCH')).status).to.equal(404);
-      const denied = await d.call('put', 'default', `/products/STOCK-4/stockItems/${id}`, storeBound).send({ stockItem: { qty: 9 } });
+      const denied = await d
+        .call('put', 'default', `/products/STOCK-4/stockItems/${id}`, storeBound)
+        .send({ stockItem: { qty: 9 } });
       expect(denied.status).to.equal(401);
       expect((await d.call('get', 'all', '/stockItems/STOCK-4')).body.qty).to.equal(3);
     });
 
     it('should refuse bad input and a store-bound token, changing nothing', async () => {
       await d.product('PUT-BAD', { name: 'Unchanged' });
-      const bad = await put('PUT-BAD', { product: { price: -1, extension_attributes: { stock_item: { qty: 'many' } } } });
+      const bad = await put('PUT-BAD', {
+        product: { price: -1, extension_attributes: { stock_item: { qty: 'many' } } },
+      });
       expect(bad.status).to.equal(400);
       expect(bad.body.errors.map((e: { parameters: { fieldName: string } }) => e.parameters.fieldName)).to.deep.equal([
         'product.price',
@@ -104,15 +125,24 @@ describe('Catalog: PUT and DELETE /V1/products/:sku, stock items', () => {
         message: 'Property "%fieldName" is not supported. Remove it and try again.',
         parameters: { fieldName },
       });
-      const typo = await put('STOCK-TYPO', { product: { extension_attributes: { stock_item: { qty: 0, is_instock: false } } } });
+      const typo = await put('STOCK-TYPO', {
+        product: { extension_attributes: { stock_item: { qty: 0, is_instock: false } } },
+      });
       expect(typo.status).to.equal(400);
       expect(typo.body).to.deep.equal(unsupported('product.extension_attributes.stock_item.is_instock'));
-      const viaStock = await d.call('put', 'all', '/products/STOCK-TYPO/stockItems/1').send({ stockItem: { qty: 0, is_instock: false } });
+      const viaStock = await d
+        .call('put', 'all', '/products/STOCK-TYPO/stockItems/1')
+        .send({ stockItem: { qty: 0, is_instock: false } });
       expect(viaStock.status).to.equal(400);
       expect(viaStock.body).to.deep.equal(unsupported('stock_item.is_instock'));
       expect((await get('STOCK-TYPO')).body.extension_attributes.stock_item).to.include({ qty: 4, is_in_stock: true });
       // What a client read from Magento (website_id and extension_attributes included) can be sent back.
-      const readBack = { ...(await d.call('get', 'all', '/stockItems/STOCK-TYPO')).body, website_id: 0, extension_attributes: {}, qty: 6 };
+      const readBack = {
+        ...(await d.call('get', 'all', '/stockItems/STOCK-TYPO')).body,
+        website_id: 0,
+        extension_attributes: {},
+        qty: 6,
+      };
       const ok = await d.call('put', 'all', '/products/STOCK-TYPO/stockItems/1').send({ stockItem: readBack });
       expect(ok.status, JSON.stringify(ok.body)).to.equal(200);
       expect((await get('STOCK-TYPO')).body.extension_attributes.stock_item).to.include({ qty: 6, is_in_stock: true });
@@ -128,7 +158,9 @@ describe('Catalog: PUT and DELETE /V1/products/:sku, stock items', () => {
       expect((await get('DEL-1')).status).to.equal(404);
       const again = await d.call('delete', 'all', '/products/DEL-1');
       expect(again.status).to.equal(404);
-      expect(again.body).to.deep.equal({ message: "The product that was requested doesn't exist. Verify the product and try again." });
+      expect(again.body).to.deep.equal({
+        message: "The product that was requested doesn't exist. Verify the product and try again.",
+      });
     });
 
     it('should refuse a store-bound token and keep the product', async () => {
@@ -148,7 +180,9 @@ describe('Catalog: PUT and DELETE /V1/products/:sku, stock items', () => {
         ['DEL-REC', 'out of stock'],
         ['KEEP-REC', 'in stock'],
       ]);
-      const updated = await d.update(rec.recommendation_id, { recommendation: { items: [{ sku: 'del-rec', qty: 3 }] } });
+      const updated = await d.update(rec.recommendation_id, {
+        recommendation: { items: [{ sku: 'del-rec', qty: 3 }] },
+      });
       expect(updated.status).to.equal(200);
       expect(updated.body.items[0]).to.include({ sku: 'DEL-REC', qty: 3, availability: 'out of stock' });
       const other = await d.recommendation({ recommendation: { items: ['KEEP-REC'] } });
@@ -159,7 +193,7 @@ describe('Catalog: PUT and DELETE /V1/products/:sku, stock items', () => {
   });
 
   describe('when a path parameter holds + or %2B', () => {
-    it('should read + as a space and %2B as a plus, as Magento\'s router decodes', async () => {
+    it("should read + as a space and %2B as a plus, as Magento's router decodes", async () => {
       await d.product('VIT D3');
       await d.product('A+B');
       const spaced = await d.call('get', 'all', '/products/VIT+D3');
@@ -168,7 +202,10 @@ describe('Catalog: PUT and DELETE /V1/products/:sku, stock items', () => {
       const plus = await d.call('get', 'all', '/products/A%2BB');
       expect(plus.status).to.equal(200);
       expect(plus.body.sku).to.equal('A+B');
-      expect((await d.call('put', 'all', '/products/VIT+D3').send({ product: { price: 1 } })).body).to.include({ sku: 'VIT D3', price: 1 });
+      expect((await d.call('put', 'all', '/products/VIT+D3').send({ product: { price: 1 } })).body).to.include({
+        sku: 'VIT D3',
+        price: 1,
+      });
       const literal = await request(d.http).get('/rest/all/V1/products/A+B').set('Authorization', `Bearer ${d.token}`);
       expect(literal.status).to.equal(404);
     });

@@ -8,7 +8,10 @@ const NOT_AUTHORIZED = {
   parameters: { resources: 'Dispensary_Catalog::products' },
 };
 /** Product writes are scope="global": a store-bound token is refused at authorization, before its body is read. */
-const ONE_STORE_ONLY = { message: 'The token is bound to one store, and this request changes data shared by all stores. Use a token for all stores.' };
+const ONE_STORE_ONLY = {
+  message:
+    'The token is bound to one store, and this request changes data shared by all stores. Use a token for all stores.',
+};
 
 describe('Catalog: products through the REST API', () => {
   let t: TestApp;
@@ -25,9 +28,14 @@ describe('Catalog: products through the REST API', () => {
   /** scope '' is the default-store form /rest/V1/... */
   const prefix = (scope: string) => (scope === '' ? '/rest' : `/rest/${scope}`);
   const post = (token: string, body: unknown, scope = 'all') =>
-    request(t.http).post(`${prefix(scope)}/V1/products`).set('Authorization', `Bearer ${token}`).send(body as object);
+    request(t.http)
+      .post(`${prefix(scope)}/V1/products`)
+      .set('Authorization', `Bearer ${token}`)
+      .send(body as object);
   const get = (token: string, sku: string, scope = '') =>
-    request(t.http).get(`${prefix(scope)}/V1/products/${encodeURIComponent(sku)}`).set('Authorization', `Bearer ${token}`);
+    request(t.http)
+      .get(`${prefix(scope)}/V1/products/${encodeURIComponent(sku)}`)
+      .set('Authorization', `Bearer ${token}`);
 
   describe('when a new sku is saved', () => {
     it('should create the product with the defaults and answer it with typed values', async () => {
@@ -49,7 +57,12 @@ describe('Catalog: products through the REST API', () => {
 
     it('should keep a price of 0 when none is given, and store status and stock as given', async () => {
       const res = await post(allStores, {
-        product: { sku: 'OMEGA-3', name: 'Omega 3', status: 2, extension_attributes: { stock_item: { is_in_stock: false } } },
+        product: {
+          sku: 'OMEGA-3',
+          name: 'Omega 3',
+          status: 2,
+          extension_attributes: { stock_item: { is_in_stock: false } },
+        },
       });
       expect(res.status).to.equal(200);
       expect(res.body).to.include({ sku: 'OMEGA-3', price: 0, status: 2 });
@@ -69,7 +82,13 @@ describe('Catalog: products through the REST API', () => {
   describe('when an existing sku is saved again in another case', () => {
     it('should update the same product, keep the fields not given and not create a second one', async () => {
       const first = await post(allStores, {
-        product: { sku: 'Mag-200', name: 'Magnesium', price: 9.99, status: 2, extension_attributes: { stock_item: { is_in_stock: false } } },
+        product: {
+          sku: 'Mag-200',
+          name: 'Magnesium',
+          price: 9.99,
+          status: 2,
+          extension_attributes: { stock_item: { is_in_stock: false } },
+        },
       });
       expect(first.status).to.equal(200);
       const second = await post(allStores, { product: { sku: 'mag-200 ', name: 'Magnesium 200mg' } });
@@ -85,7 +104,13 @@ describe('Catalog: products through the REST API', () => {
         extension_attributes: { stock_item: stockItem(first.body.id, 0, false) },
       });
       const third = await post(allStores, {
-        product: { sku: 'MAG-200', name: 'Magnesium 200mg', price: 11, status: 1, extension_attributes: { stock_item: { is_in_stock: 1 } } },
+        product: {
+          sku: 'MAG-200',
+          name: 'Magnesium 200mg',
+          price: 11,
+          status: 1,
+          extension_attributes: { stock_item: { is_in_stock: 1 } },
+        },
       });
       expect(third.body).to.include({ id: first.body.id, price: 11, status: 1 });
       expect(third.body.extension_attributes.stock_item.is_in_stock).to.equal(true);
@@ -93,7 +118,9 @@ describe('Catalog: products through the REST API', () => {
 
     it('should not fail when many saves of one new sku run at once', async () => {
       const answers = await Promise.all(
-        Array.from({ length: 12 }, (_, i) => post(allStores, { product: { sku: i % 2 ? 'RACE-1' : 'race-1', name: `Race ${i}`, price: i } })),
+        Array.from({ length: 12 }, (_, i) =>
+          post(allStores, { product: { sku: i % 2 ? 'RACE-1' : 'race-1', name: `Race ${i}`, price: i } }),
+        ),
       );
       expect(answers.map((r) => r.status)).to.deep.equal(answers.map(() => 200));
       expect(new Set(answers.map((r) => r.body.id)).size).to.equal(1);
@@ -118,7 +145,9 @@ describe('Catalog: products through the REST API', () => {
     it('should answer 404 with the Magento body for an unknown sku', async () => {
       const res = await get(allStores, 'NOPE-1');
       expect(res.status).to.equal(404);
-      expect(res.body).to.deep.equal({ message: "The product that was requested doesn't exist. Verify the product and try again." });
+      expect(res.body).to.deep.equal({
+        message: "The product that was requested doesn't exist. Verify the product and try again.",
+      });
     });
   });
 
@@ -138,7 +167,10 @@ describe('Catalog: products through the REST API', () => {
     it('should require the product itself', async () => {
       const res = await post(allStores, {});
       expect(res.status).to.equal(400);
-      expect(res.body).to.deep.equal({ message: '"%fieldName" is required. Enter and try again.', parameters: { fieldName: 'product' } });
+      expect(res.body).to.deep.equal({
+        message: '"%fieldName" is required. Enter and try again.',
+        parameters: { fieldName: 'product' },
+      });
     });
 
     for (const [field, value] of [
@@ -166,7 +198,10 @@ describe('Catalog: products through the REST API', () => {
     it('should reject an unknown product field', async () => {
       const res = await post(allStores, { product: { sku: 'BAD-2', name: 'Bad', colour: 'red' } });
       expect(res.status).to.equal(400);
-      expect(res.body).to.deep.equal({ message: 'Property "%fieldName" is not supported. Remove it and try again.', parameters: { fieldName: 'product.colour' } });
+      expect(res.body).to.deep.equal({
+        message: 'Property "%fieldName" is not supported. Remove it and try again.',
+        parameters: { fieldName: 'product.colour' },
+      });
     });
   });
 
@@ -192,9 +227,13 @@ describe('Catalog: products through the REST API', () => {
     });
 
     it('should answer a bare token string that may write products', async () => {
-      const res = await request(t.http).post('/rest/V1/integration/admin/token').send({ username: 'admin', password: 'secret123' });
+      const res = await request(t.http)
+        .post('/rest/V1/integration/admin/token')
+        .send({ username: 'admin', password: 'secret123' });
       expect(res.status).to.equal(200);
-      expect(res.body).to.be.a('string').and.match(/^[a-z0-9]{32}$/);
+      expect(res.body)
+        .to.be.a('string')
+        .and.match(/^[a-z0-9]{32}$/);
       const saved = await post(res.body as string, { product: { sku: 'ADMIN-1', name: 'By admin', price: 3 } }, '');
       expect(saved.status).to.equal(200);
       expect(saved.body).to.include({ sku: 'ADMIN-1', price: 3 });
@@ -202,8 +241,12 @@ describe('Catalog: products through the REST API', () => {
     });
 
     it('should answer the same 401 for a wrong password and an unknown user', async () => {
-      const wrong = await request(t.http).post('/rest/V1/integration/admin/token').send({ username: 'admin', password: 'secret124' });
-      const unknown = await request(t.http).post('/rest/V1/integration/admin/token').send({ username: 'nobody', password: 'secret123' });
+      const wrong = await request(t.http)
+        .post('/rest/V1/integration/admin/token')
+        .send({ username: 'admin', password: 'secret124' });
+      const unknown = await request(t.http)
+        .post('/rest/V1/integration/admin/token')
+        .send({ username: 'nobody', password: 'secret123' });
       expect(wrong.status).to.equal(401);
       expect(unknown.status).to.equal(401);
       expect(wrong.body).to.deep.equal(unknown.body);
@@ -213,7 +256,8 @@ describe('Catalog: products through the REST API', () => {
 
   describe('when the repository is asked for many skus', () => {
     it('should key the products found by sku key and leave the missing ones out', async () => {
-      const { ProductRepositoryInterface } = await import('../../../modules/Dispensary/Catalog/Api/ProductRepositoryInterface.js');
+      const { ProductRepositoryInterface } =
+        await import('../../../modules/Dispensary/Catalog/Api/ProductRepositoryInterface.js');
       const repository = t.app.get(ProductRepositoryInterface);
       const found = await repository.getBySkus([' vit-d3', 'FISH-OIL', 'missing', 'Vit-D3']);
       expect([...found.keys()].sort()).to.deep.equal(['fish-oil', 'vit-d3']);

@@ -34,7 +34,10 @@ for (const mode of QUEUE_MODES) {
     let receiver: WebhookReceiver;
     let r: Recommendation;
 
-    const outboxRows = () => w.d.t.app.knex('event_outbox').orderBy('outbox_id') as Promise<{ status: string; attempts: number; event_uuid: string }[]>;
+    const outboxRows = () =>
+      w.d.t.app.knex('event_outbox').orderBy('outbox_id') as Promise<
+        { status: string; attempts: number; event_uuid: string }[]
+      >;
     /** A consumer in this process with short delays (di.xml's values come from EVENT_* settings). */
     const consumer = (maxAttempts = 3, registry = new Registry()) =>
       new DeliveryConsumer(
@@ -52,7 +55,11 @@ for (const mode of QUEUE_MODES) {
         10,
       );
     /** Runs the consumer until no event is pending any more (bounded), then stops it. */
-    const drain = async (c = consumer(), timeoutMs = 20_000, until = async () => !(await outboxRows()).some((row) => row.status === 'pending')) => {
+    const drain = async (
+      c = consumer(),
+      timeoutMs = 20_000,
+      until = async () => !(await outboxRows()).some((row) => row.status === 'pending'),
+    ) => {
       const stop = new AbortController();
       const running = c.run({ signal: stop.signal });
       try {
@@ -64,7 +71,10 @@ for (const mode of QUEUE_MODES) {
       }
     };
     const subscribe = (event: Record<string, unknown>) =>
-      request(w.d.http).post('/rest/V1/eventing/eventSubscribe').set('Authorization', `Bearer ${w.adminToken}`).send({ event });
+      request(w.d.http)
+        .post('/rest/V1/eventing/eventSubscribe')
+        .set('Authorization', `Bearer ${w.adminToken}`)
+        .send({ event });
 
     before(async function () {
       if (mode.unavailable) return this.skip();
@@ -91,19 +101,42 @@ for (const mode of QUEUE_MODES) {
     afterEach(async () => w.clear());
 
     it('should subscribe with the admin token, answer the secret once, and list without it', async () => {
-      const anonymous = await request(w.d.http).post('/rest/V1/eventing/eventSubscribe').send({ event: { name: ITEMS_ADDED, destination: receiver.url() } });
+      const anonymous = await request(w.d.http)
+        .post('/rest/V1/eventing/eventSubscribe')
+        .send({ event: { name: ITEMS_ADDED, destination: receiver.url() } });
       expect(anonymous.status).to.equal(401);
       const res = await subscribe({ name: ITEMS_ADDED, destination: receiver.url('/events') });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(res.body.secret).to.match(/^whsec_/);
-      const list = await request(w.d.http).get('/rest/V1/eventing/getEventSubscriptions').set('Authorization', `Bearer ${w.adminToken}`);
-      expect(list.body).to.deep.equal([{ name: ITEMS_ADDED, parent: null, fields: [], rules: [], destination: receiver.url('/events'), priority: false, source: 'api' }]);
+      const list = await request(w.d.http)
+        .get('/rest/V1/eventing/getEventSubscriptions')
+        .set('Authorization', `Bearer ${w.adminToken}`);
+      expect(list.body).to.deep.equal([
+        {
+          name: ITEMS_ADDED,
+          parent: null,
+          fields: [],
+          rules: [],
+          destination: receiver.url('/events'),
+          priority: false,
+          source: 'api',
+        },
+      ]);
       const refused = await subscribe({ name: ITEMS_ADDED, destination: 'http://169.254.169.254/' });
       expect(refused.status).to.equal(400);
     });
 
     it('should record the event with the change and deliver it signed, with only the subscribed fields', async () => {
-      expect((await subscribe({ name: ITEMS_ADDED, destination: receiver.url('/events'), secret: SECRET, fields: [{ name: 'recommendation.recommendation_id' }, { name: 'added' }] })).status).to.equal(200);
+      expect(
+        (
+          await subscribe({
+            name: ITEMS_ADDED,
+            destination: receiver.url('/events'),
+            secret: SECRET,
+            fields: [{ name: 'recommendation.recommendation_id' }, { name: 'added' }],
+          })
+        ).status,
+      ).to.equal(200);
       const added = ok(await w.d.add(r.recommendation_id, { recommendation: { items: [{ sku: 'E-2', qty: 2 }] } }));
       const rows = await outboxRows();
       expect(rows.map((row) => row.status)).to.deep.equal(['pending']);
@@ -115,9 +148,14 @@ for (const mode of QUEUE_MODES) {
       expect(call!.headers['webhook-id']).to.equal(rows[0]!.event_uuid);
       const body = call!.body as { event_id: string; event: string; data: unknown };
       expect(body.event).to.equal(ITEMS_ADDED);
-      expect(body.data).to.deep.equal({ recommendation: { recommendation_id: r.recommendation_id }, added: [added.items.find((item) => item.sku === 'E-2')] });
+      expect(body.data).to.deep.equal({
+        recommendation: { recommendation_id: r.recommendation_id },
+        added: [added.items.find((item) => item.sku === 'E-2')],
+      });
       expect((await outboxRows()).map((row) => row.status)).to.deep.equal(['delivered']);
-      expect(await registry.metrics()).to.match(new RegExp(`event_delivery_attempts_total\\{subscription="${ITEMS_ADDED}",outcome="delivered"\\} 1`));
+      expect(await registry.metrics()).to.match(
+        new RegExp(`event_delivery_attempts_total\\{subscription="${ITEMS_ADDED}",outcome="delivered"\\} 1`),
+      );
     });
 
     it('should record nothing for a request that rolls back', async () => {
@@ -172,7 +210,12 @@ for (const mode of QUEUE_MODES) {
     });
 
     it("should deliver one entity's events in order, even when the first needs retries", async () => {
-      await subscribe({ name: ITEMS_ADDED, destination: receiver.url('/events'), secret: SECRET, fields: [{ name: 'added' }] });
+      await subscribe({
+        name: ITEMS_ADDED,
+        destination: receiver.url('/events'),
+        secret: SECRET,
+        fields: [{ name: 'added' }],
+      });
       let failures = 2;
       receiver.answer = (call) => {
         const sku = (call.body as { data: { added: { sku: string }[] } }).data.added[0]?.sku;
@@ -181,16 +224,25 @@ for (const mode of QUEUE_MODES) {
       ok(await w.d.add(r.recommendation_id, { recommendation: { items: [{ sku: 'E-2', qty: 1 }] } }));
       ok(await w.d.add(r.recommendation_id, { recommendation: { items: [{ sku: 'E-3', qty: 1 }] } }));
       await drain(consumer(5));
-      const delivered = receiver.received.map((call) => (call.body as { data: { added: { sku: string }[] } }).data.added[0]!.sku);
+      const delivered = receiver.received.map(
+        (call) => (call.body as { data: { added: { sku: string }[] } }).data.added[0]!.sku,
+      );
       expect(delivered).to.deep.equal(['E-2', 'E-2', 'E-2', 'E-3']);
     });
 
     it("should deliver a run of one entity's events in order, the consumer following the chain", async () => {
-      await subscribe({ name: ITEMS_ADDED, destination: receiver.url('/events'), secret: SECRET, fields: [{ name: 'added' }] });
+      await subscribe({
+        name: ITEMS_ADDED,
+        destination: receiver.url('/events'),
+        secret: SECRET,
+        fields: [{ name: 'added' }],
+      });
       const skus = ['E-2', 'E-3', 'E-4', 'E-5', 'E-6'];
       for (const sku of skus) ok(await w.d.add(r.recommendation_id, { recommendation: { items: [{ sku, qty: 1 }] } }));
       await drain();
-      const delivered = receiver.received.map((call) => (call.body as { data: { added: { sku: string }[] } }).data.added[0]!.sku);
+      const delivered = receiver.received.map(
+        (call) => (call.body as { data: { added: { sku: string }[] } }).data.added[0]!.sku,
+      );
       expect(delivered).to.deep.equal(skus);
       expect(new Set(receiver.received.map((call) => call.headers['webhook-id'])).size).to.equal(5);
     });
@@ -217,7 +269,12 @@ for (const mode of QUEUE_MODES) {
     });
 
     it('should send the events of a priority subscription ahead of a backlog of ordinary ones', async () => {
-      await subscribe({ name: ITEMS_ADDED, destination: receiver.url('/events'), secret: SECRET, fields: [{ name: 'added' }] });
+      await subscribe({
+        name: ITEMS_ADDED,
+        destination: receiver.url('/events'),
+        secret: SECRET,
+        fields: [{ name: 'added' }],
+      });
       receiver.answer = () => ({ status: 200, raw: '', delayMs: 60 });
       // A backlog: ten recommendations' events, ordinary, one at a time through the ordinary queue.
       for (let i = 0; i < 10; i++) {
@@ -228,13 +285,22 @@ for (const mode of QUEUE_MODES) {
       const running = consumer().run({ signal: stop.signal });
       try {
         const deadline = Date.now() + 20_000;
-        while (receiver.received.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+        while (receiver.received.length < 2 && Date.now() < deadline)
+          await new Promise((resolve) => setTimeout(resolve, 10));
         // Now a priority subscription, and an event for it: it overtakes the ordinary events still queued.
-        const priority = await subscribe({ name: 'priority.items_added', parent: ITEMS_ADDED, destination: receiver.url('/priority'), secret: SECRET, priority: true, fields: [{ name: 'added' }] });
+        const priority = await subscribe({
+          name: 'priority.items_added',
+          parent: ITEMS_ADDED,
+          destination: receiver.url('/priority'),
+          secret: SECRET,
+          priority: true,
+          fields: [{ name: 'added' }],
+        });
         expect(priority.status, JSON.stringify(priority.body)).to.equal(200);
         w.d.t.app.get<SubscriptionRegistry>('Dispensary\\Eventing\\Model\\SubscriptionRegistry').invalidate();
         ok(await w.d.add(r.recommendation_id, { recommendation: { items: [{ sku: 'E-3', qty: 1 }] } }));
-        while ((await outboxRows()).some((row) => row.status === 'pending') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+        while ((await outboxRows()).some((row) => row.status === 'pending') && Date.now() < deadline)
+          await new Promise((resolve) => setTimeout(resolve, 20));
       } finally {
         stop.abort();
         await running;
@@ -244,32 +310,64 @@ for (const mode of QUEUE_MODES) {
       const first = paths.indexOf('/priority');
       // The ordinary event of the same request (recorded with it) and most of the backlog come after it.
       expect(first, paths.join(' ')).to.be.greaterThan(-1).and.lessThan(6);
-      const rows = (await w.d.t.app.knex('event_outbox').where({ subscription_name: 'priority.items_added' })) as { priority: number | boolean }[];
+      const rows = (await w.d.t.app.knex('event_outbox').where({ subscription_name: 'priority.items_added' })) as {
+        priority: number | boolean;
+      }[];
       expect(rows.map((row) => Number(row.priority))).to.deep.equal([1]);
     });
 
     it('should keep at most maxInFlight events published and not yet taken by a consumer', async () => {
       const db = w.d.t.app.knex;
       const now = Date.now();
-      const base = { subscription_name: 'in-flight', event_name: 'x', payload: '{}', status: 'pending', attempts: 0, next_attempt_at: now, lease_until: 0, created_at: now };
-      await db('event_outbox').insert([1, 2, 3, 4, 5].map((n) => ({ ...base, event_uuid: `in-flight-${n}`, entity_key: `k:${n}` })));
+      const base = {
+        subscription_name: 'in-flight',
+        event_name: 'x',
+        payload: '{}',
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: now,
+        lease_until: 0,
+        created_at: now,
+      };
+      await db('event_outbox').insert(
+        [1, 2, 3, 4, 5].map((n) => ({ ...base, event_uuid: `in-flight-${n}`, entity_key: `k:${n}` })),
+      );
       const published: string[] = [];
-      const queue = { publish: async (_topic: string, bodies: readonly string[]) => void published.push(...bodies) } as unknown as QueueConnection;
-      const relay = new OutboxRelay(w.d.t.app.get<Outbox>('Dispensary\\Eventing\\Model\\Outbox'), w.d.t.app.get<Logger>('Framework\\Logger\\LoggerInterface'), 2);
+      const queue = {
+        publish: async (_topic: string, bodies: readonly string[]) => void published.push(...bodies),
+      } as unknown as QueueConnection;
+      const relay = new OutboxRelay(
+        w.d.t.app.get<Outbox>('Dispensary\\Eventing\\Model\\Outbox'),
+        w.d.t.app.get<Logger>('Framework\\Logger\\LoggerInterface'),
+        2,
+      );
       try {
         expect(await relay.publishDue(queue, 60_000)).to.equal(2);
         expect(await relay.publishDue(queue, 60_000)).to.equal(0);
         // A consumer took one (its own lease): room for one more.
         await db('event_outbox').where({ event_uuid: 'in-flight-1' }).update({ lease_token: 'd:consumer' });
         expect(await relay.publishDue(queue, 60_000)).to.equal(1);
-        expect(published.map((body) => (JSON.parse(body) as { token: string }).token.slice(0, 2))).to.deep.equal(['p:', 'p:', 'p:']);
+        expect(published.map((body) => (JSON.parse(body) as { token: string }).token.slice(0, 2))).to.deep.equal([
+          'p:',
+          'p:',
+          'p:',
+        ]);
       } finally {
         await db('event_outbox').where({ subscription_name: 'in-flight' }).delete();
       }
     });
 
     it('events:subscribe, events:list and events:unsubscribe should manage subscriptions from the command line', async () => {
-      const sub = await w.d.t.cli('events:subscribe', ITEMS_ADDED, '--destination', receiver.url('/cli'), '--field', 'added', '--rule', 'recommendation.store_id:equal:1');
+      const sub = await w.d.t.cli(
+        'events:subscribe',
+        ITEMS_ADDED,
+        '--destination',
+        receiver.url('/cli'),
+        '--field',
+        'added',
+        '--rule',
+        'recommendation.store_id:equal:1',
+      );
       expect(sub.code, sub.err.join('\n')).to.equal(0);
       expect(sub.out.join('\n')).to.match(/Signing secret \(shown once\): whsec_/);
       const list = await w.d.t.cli('events:list');
@@ -282,7 +380,16 @@ for (const mode of QUEUE_MODES) {
     it('should delete delivered events older than the retention when idle, keeping pending and dead ones and newer deliveries', async () => {
       const db = w.d.t.app.knex;
       const now = Date.now();
-      const base = { subscription_name: 'retention', event_name: 'x', entity_key: 'k', payload: '{}', attempts: 1, next_attempt_at: now, lease_until: 0, created_at: now };
+      const base = {
+        subscription_name: 'retention',
+        event_name: 'x',
+        entity_key: 'k',
+        payload: '{}',
+        attempts: 1,
+        next_attempt_at: now,
+        lease_until: 0,
+        created_at: now,
+      };
       await db('event_outbox').insert([
         { ...base, event_uuid: 'old-delivered', status: 'delivered', delivered_at: now - 3 * 3_600_000 },
         { ...base, event_uuid: 'new-delivered', status: 'delivered', delivered_at: now - 60_000 },
@@ -304,14 +411,24 @@ for (const mode of QUEUE_MODES) {
         10,
         2, // retention: 2 hours
       );
-      const uuids = async () => ((await db('event_outbox').where({ subscription_name: 'retention' }).orderBy('event_uuid')) as { event_uuid: string }[]).map((row) => row.event_uuid);
+      const uuids = async () =>
+        (
+          (await db('event_outbox').where({ subscription_name: 'retention' }).orderBy('event_uuid')) as {
+            event_uuid: string;
+          }[]
+        ).map((row) => row.event_uuid);
       await c.run({ signal: AbortSignal.timeout(100), maxMessages: 1 });
       expect(await uuids()).to.deep.equal(['new-delivered', 'old-dead', 'old-pending']);
       await db('event_outbox').where({ subscription_name: 'retention' }).delete();
     });
 
     it('should send nothing when the rules do not hold', async () => {
-      await subscribe({ name: ITEMS_ADDED, destination: receiver.url('/events'), secret: SECRET, rules: [{ field: 'recommendation.store_id', operator: 'equal', value: '999' }] });
+      await subscribe({
+        name: ITEMS_ADDED,
+        destination: receiver.url('/events'),
+        secret: SECRET,
+        rules: [{ field: 'recommendation.store_id', operator: 'equal', value: '999' }],
+      });
       ok(await w.d.add(r.recommendation_id, { recommendation: { items: [{ sku: 'E-2', qty: 2 }] } }));
       expect(await outboxRows()).to.deep.equal([]);
     });

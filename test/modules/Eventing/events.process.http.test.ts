@@ -39,7 +39,11 @@ class DeliveryProcess {
     else delete env.AMQP_URL;
     delete env.METRICS_PORT;
     const cli = path.join(PROJECT_ROOT, 'dist', 'app', 'bin', 'cli.js');
-    this.child = spawn(process.execPath, [cli, 'queue:consumers:start', 'event.delivery', ...args], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = spawn(process.execPath, [cli, 'queue:consumers:start', 'event.delivery', ...args], {
+      cwd: PROJECT_ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     this.exited = new Promise((resolve) => this.child.on('exit', resolve));
     this.child.stdout?.on('data', (chunk: Buffer) => this.output.push(chunk.toString()));
     this.child.stderr?.on('data', (chunk: Buffer) => this.output.push(chunk.toString()));
@@ -53,7 +57,12 @@ class DeliveryProcess {
   }
 }
 
-async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs: number, context: () => string): Promise<void> {
+async function waitFor(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  context: () => string,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check()) return;
@@ -100,12 +109,21 @@ for (const mode of QUEUE_MODES) {
       const subscribed = await request(w.d.http)
         .post('/rest/V1/eventing/eventSubscribe')
         .set('Authorization', `Bearer ${w.adminToken}`)
-        .send({ event: { name: ITEMS_ADDED, destination: receiver.url('/events'), secret: SECRET, fields: [{ name: 'recommendation.recommendation_id' }, { name: 'added' }] } });
+        .send({
+          event: {
+            name: ITEMS_ADDED,
+            destination: receiver.url('/events'),
+            secret: SECRET,
+            fields: [{ name: 'recommendation.recommendation_id' }, { name: 'added' }],
+          },
+        });
       expect(subscribed.status, JSON.stringify(subscribed.body)).to.equal(200);
       // Requests adding K-NO are vetoed by an after hook once their event is in the outbox: they roll back.
       veto.answer = (call) => {
         const items = (call.body as { recommendation: { items: { sku: string }[] } }).recommendation.items;
-        return items.some((item) => item.sku === 'K-NO') ? { json: { op: 'exception', message: 'vetoed' } } : { json: { op: 'success' } };
+        return items.some((item) => item.sku === 'K-NO')
+          ? { json: { op: 'exception', message: 'vetoed' } }
+          : { json: { op: 'success' } };
       };
       await w.subscribe({ webhook_method: ADD_ITEMS, webhook_type: 'after', url: veto.url() });
       // Slow answers, so that the kill lands while deliveries are in flight.
@@ -131,19 +149,33 @@ for (const mode of QUEUE_MODES) {
       processes.push(second);
       await waitFor(
         'every event delivered',
-        async () => Number(((await w.d.t.app.knex('event_outbox').where({ status: 'delivered' }).count({ n: '*' })) as { n: number }[])[0]!.n) === 12,
+        async () =>
+          Number(
+            (
+              (await w.d.t.app.knex('event_outbox').where({ status: 'delivered' }).count({ n: '*' })) as { n: number }[]
+            )[0]!.n,
+          ) === 12,
         60_000,
         context,
       );
       await second.stop('SIGTERM');
 
-      const received = receiver.received.map((call) => call.body as { event_id: string; data: { recommendation: { recommendation_id: string }; added: { sku: string }[] } });
+      const received = receiver.received.map(
+        (call) =>
+          call.body as {
+            event_id: string;
+            data: { recommendation: { recommendation_id: string }; added: { sku: string }[] };
+          },
+      );
       expect(receiver.received.every((call) => call.verified)).to.equal(true);
       expect(new Set(received.map((body) => body.data.recommendation.recommendation_id))).to.deep.equal(committed);
       expect(received.flatMap((body) => body.data.added.map((item) => item.sku))).not.to.include('K-NO');
-      expect(new Set(received.map((body) => body.event_id))).to.deep.equal(new Set(outbox.map((row) => row.event_uuid)));
+      expect(new Set(received.map((body) => body.event_id))).to.deep.equal(
+        new Set(outbox.map((row) => row.event_uuid)),
+      );
       // Any duplicate (the delivery the kill interrupted) carries the same webhook-id as the first.
-      for (const call of receiver.received) expect(call.headers['webhook-id']).to.equal((call.body as { event_id: string }).event_id);
+      for (const call of receiver.received)
+        expect(call.headers['webhook-id']).to.equal((call.body as { event_id: string }).event_id);
     });
 
     it('should serve /metrics with the deliveries by outcome when started with --metrics-port', async () => {
@@ -157,15 +189,25 @@ for (const mode of QUEUE_MODES) {
       const context = () => consumer.output.join('');
       await waitFor(
         'the event delivered',
-        async () => Number(((await w.d.t.app.knex('event_outbox').where({ status: 'delivered' }).count({ n: '*' })) as { n: number }[])[0]!.n) === 1,
+        async () =>
+          Number(
+            (
+              (await w.d.t.app.knex('event_outbox').where({ status: 'delivered' }).count({ n: '*' })) as { n: number }[]
+            )[0]!.n,
+          ) === 1,
         60_000,
         context,
       );
       const res = await fetch(`http://127.0.0.1:${port}/metrics`);
       expect(res.status).to.equal(200);
       const text = await res.text();
-      expect(text).to.match(new RegExp(`event_delivery_attempts_total\\{subscription="${ITEMS_ADDED}",outcome="delivered"\\} 1`), context());
-      expect(text).to.match(new RegExp(`event_delivery_duration_seconds_count\\{subscription="${ITEMS_ADDED}",outcome="delivered"\\} 1`));
+      expect(text).to.match(
+        new RegExp(`event_delivery_attempts_total\\{subscription="${ITEMS_ADDED}",outcome="delivered"\\} 1`),
+        context(),
+      );
+      expect(text).to.match(
+        new RegExp(`event_delivery_duration_seconds_count\\{subscription="${ITEMS_ADDED}",outcome="delivered"\\} 1`),
+      );
       expect(text).to.include('process_cpu_user_seconds_total');
       await consumer.stop('SIGTERM');
       expect(consumer.child.exitCode, context()).to.equal(0);

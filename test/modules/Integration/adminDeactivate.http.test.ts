@@ -11,9 +11,13 @@ import { TestApp } from '../../support/testApp.js';
 import { freePort, ServerProcess } from '../../support/serverProcess.js';
 
 const SIGN_IN_REFUSED = {
-  message: 'The account sign-in was incorrect or your account is disabled temporarily. Please wait and try again later.',
+  message:
+    'The account sign-in was incorrect or your account is disabled temporarily. Please wait and try again later.',
 };
-const DENIED = { message: "The consumer isn't authorized to access %resources.", parameters: { resources: 'Dispensary_Store::stores' } };
+const DENIED = {
+  message: "The consumer isn't authorized to access %resources.",
+  parameters: { resources: 'Dispensary_Store::stores' },
+};
 
 describe('Integration: admin users can be deactivated', function () {
   this.timeout(60_000);
@@ -31,11 +35,14 @@ describe('Integration: admin users can be deactivated', function () {
     await t?.stop();
   });
 
-  const login = (username = 'nurse', password = 'nurse1234') => request(t.http).post('/rest/V1/integration/admin/token').send({ username, password });
-  const here = (token: string) => request(t.http).get('/rest/all/V1/store/storeViews').set('Authorization', `Bearer ${token}`);
-  const there = (token: string) => fetch(`${server.url}/rest/all/V1/store/storeViews`, { headers: { Authorization: `Bearer ${token}` } });
+  const login = (username = 'nurse', password = 'nurse1234') =>
+    request(t.http).post('/rest/V1/integration/admin/token').send({ username, password });
+  const here = (token: string) =>
+    request(t.http).get('/rest/all/V1/store/storeViews').set('Authorization', `Bearer ${token}`);
+  const there = (token: string) =>
+    fetch(`${server.url}/rest/all/V1/store/storeViews`, { headers: { Authorization: `Bearer ${token}` } });
 
-  it('should refuse the tokens at once in every process, refuse sign-in with Magento\'s message, and sign in again once activated', async () => {
+  it("should refuse the tokens at once in every process, refuse sign-in with Magento's message, and sign in again once activated", async () => {
     const signedIn = await login();
     expect(signedIn.status).to.equal(200);
     const token = signedIn.body as string;
@@ -57,7 +64,9 @@ describe('Integration: admin users can be deactivated', function () {
       expect(refused.status).to.equal(401);
       expect(refused.body).to.deep.equal(SIGN_IN_REFUSED);
     }
-    expect((await t.cli('admin:user:deactivate', '--username', 'nurse')).out.join('\n')).to.contain('Already inactive: "nurse"; 0 token(s) revoked.');
+    expect((await t.cli('admin:user:deactivate', '--username', 'nurse')).out.join('\n')).to.contain(
+      'Already inactive: "nurse"; 0 token(s) revoked.',
+    );
 
     const activated = await t.cli('admin:user:activate', '--username', 'nurse');
     expect(activated.code, activated.err.join('\n')).to.equal(0);

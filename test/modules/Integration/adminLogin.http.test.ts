@@ -12,14 +12,20 @@ import type { PasswordHasher } from '../../../modules/Dispensary/Integration/Mod
 import { TestApp } from '../../support/testApp.js';
 import { captureLogger, createAdmin, FakeClock, FAST_HASHING, INVALID_CREDENTIALS, login } from './support.js';
 
-const storeViews = (t: TestApp, token: string) => request(t.http).get('/rest/all/V1/store/storeViews').set('Authorization', `Bearer ${token}`);
+const storeViews = (t: TestApp, token: string) =>
+  request(t.http).get('/rest/all/V1/store/storeViews').set('Authorization', `Bearer ${token}`);
 
 describe('Integration: admin login', () => {
   const clock = new FakeClock();
   const log = captureLogger();
   let t: TestApp;
   before(async () => {
-    t = await TestApp.start({ clock, logger: log.logger, passwordHashing: FAST_HASHING, adminLogin: { rateLimit: 0, failureDelayMs: 0 } });
+    t = await TestApp.start({
+      clock,
+      logger: log.logger,
+      passwordHashing: FAST_HASHING,
+      adminLogin: { rateLimit: 0, failureDelayMs: 0 },
+    });
     await createAdmin(t, 'Admin', 'secret123');
   });
   after(async () => t?.stop());
@@ -60,7 +66,8 @@ describe('Integration: admin login', () => {
     });
 
     it('should count the failures of every spelling of the name under one key', async () => {
-      for (const name of ['ADMIN', 'admin', ' Admin ', 'aDmIn', 'AdMiN', 'admin']) expect((await login(t, name, 'wrong123')).status).to.equal(401);
+      for (const name of ['ADMIN', 'admin', ' Admin ', 'aDmIn', 'AdMiN', 'admin'])
+        expect((await login(t, name, 'wrong123')).status).to.equal(401);
       expect((await login(t, 'Admin', 'secret123')).status).to.equal(401);
       expect((await t.cli('admin:user:unlock', '--username', 'ADMIN')).code).to.equal(0);
       expect((await login(t, 'Admin', 'secret123')).status).to.equal(200);
@@ -108,7 +115,10 @@ describe('Integration: admin login', () => {
       const pool = (t.app.knex.client as { pool: { numUsed(): number } }).pool;
       const original = hasher.verify.bind(hasher);
       hasher.verify = async (password, stored) => {
-        seen.push({ transaction: requestContext.current()?.transaction !== undefined, connectionsInUse: pool.numUsed() });
+        seen.push({
+          transaction: requestContext.current()?.transaction !== undefined,
+          connectionsInUse: pool.numUsed(),
+        });
         return original(password, stored);
       };
       try {
@@ -144,7 +154,9 @@ describe('Integration: admin login', () => {
     it('should still accept the password and store it again at the current cost', async () => {
       const salt = Buffer.alloc(16, 7);
       const old = `scrypt$16384$8$1$${salt.toString('base64')}$${scryptSync('legacy123', salt, 64, { N: 16384, r: 8, p: 1 }).toString('base64')}`;
-      await t.app.knex('admin_user').insert({ username: 'legacy', username_key: 'legacy', password_hash: old, created_at: '2026-01-01 00:00:00' });
+      await t.app
+        .knex('admin_user')
+        .insert({ username: 'legacy', username_key: 'legacy', password_hash: old, created_at: '2026-01-01 00:00:00' });
       expect((await login(t, 'legacy', 'wrong999')).status).to.equal(401);
       expect((await t.app.knex('admin_user').where({ username: 'legacy' }).first()).password_hash).to.equal(old);
       expect((await login(t, 'legacy', 'legacy123')).status).to.equal(200);
@@ -154,8 +166,8 @@ describe('Integration: admin login', () => {
     });
   });
 
-  describe('when an operator revokes a user\'s admin tokens', () => {
-    it('should make every token of that user answer 401 at once, and leave other users\' tokens alone', async () => {
+  describe("when an operator revokes a user's admin tokens", () => {
+    it("should make every token of that user answer 401 at once, and leave other users' tokens alone", async () => {
       await createAdmin(t, 'other', 'other1234');
       const first = (await login(t, 'admin', 'secret123')).body as string;
       const second = (await login(t, 'admin', 'secret123')).body as string;
@@ -206,6 +218,8 @@ describe('Integration: admin passwords at the default cost', () => {
     const row = await t.app.knex('admin_user').where({ username: 'strong' }).first();
     expect(row.password_hash).to.match(/^scrypt\$131072\$8\$1\$[A-Za-z0-9+/]{22}==\$[A-Za-z0-9+/]{86}==$/);
     expect((await login(t, 'STRONG', 'strong123')).status).to.equal(200);
-    expect((await t.app.knex('admin_user').where({ username: 'strong' }).first()).password_hash).to.equal(row.password_hash);
+    expect((await t.app.knex('admin_user').where({ username: 'strong' }).first()).password_hash).to.equal(
+      row.password_hash,
+    );
   });
 });

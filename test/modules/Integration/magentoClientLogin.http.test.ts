@@ -13,7 +13,14 @@ import { oauthHeader, type Credentials, type SignatureMethod } from './support/o
  */
 class MagentoApiRestClient {
   constructor(
-    private readonly options: { url: string; consumerKey: string; consumerSecret: string; accessToken: string; tokenSecret: string; sha: 1 | 256 },
+    private readonly options: {
+      url: string;
+      consumerKey: string;
+      consumerSecret: string;
+      accessToken: string;
+      tokenSecret: string;
+      sha: 1 | 256;
+    },
   ) {}
 
   get(endpoint: string): Promise<{ status: number; data: unknown }> {
@@ -35,7 +42,10 @@ class MagentoApiRestClient {
     const signatureMethod: SignatureMethod = this.options.sha === 256 ? 'HMAC-SHA256' : 'HMAC-SHA1';
     const res = await fetch(url, {
       method,
-      headers: { Authorization: oauthHeader(credentials, method, url, { signatureMethod }), 'Content-Type': 'application/json' },
+      headers: {
+        Authorization: oauthHeader(credentials, method, url, { signatureMethod }),
+        'Content-Type': 'application/json',
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     return { status: res.status, data: await res.json() };
@@ -74,7 +84,9 @@ describe('Integration: a Magento client library logs in with OAuth 1.0a', () => 
       const login = await client.get('store/websites');
       expect(login.status).to.equal(200);
       expect(login.data).to.deep.equal([{ id: 1, code: 'base', name: 'Main Website', default_group_id: 1 }]);
-      const patient = await client.post('dispensary/patient', { patient: { firstname: 'Ada', lastname: 'Lovelace', email: `ada${sha}@example.com` } });
+      const patient = await client.post('dispensary/patient', {
+        patient: { firstname: 'Ada', lastname: 'Lovelace', email: `ada${sha}@example.com` },
+      });
       expect(patient.status).to.equal(200);
       const id = (patient.data as { patient_id: number }).patient_id;
       const read = await client.get(`dispensary/patient/${id}`);
@@ -86,7 +98,14 @@ describe('Integration: a Magento client library logs in with OAuth 1.0a', () => 
   }
 
   it('should fail the login check with wrong credentials, as the library reports a failed login', async () => {
-    const client = new MagentoApiRestClient({ url, consumerKey: 'a'.repeat(32), consumerSecret: 'b'.repeat(32), accessToken: 'c'.repeat(32), tokenSecret: 'd'.repeat(32), sha: 256 });
+    const client = new MagentoApiRestClient({
+      url,
+      consumerKey: 'a'.repeat(32),
+      consumerSecret: 'b'.repeat(32),
+      accessToken: 'c'.repeat(32),
+      tokenSecret: 'd'.repeat(32),
+      sha: 256,
+    });
     const login = await client.get('store/websites');
     expect(login.status).to.equal(401);
   });

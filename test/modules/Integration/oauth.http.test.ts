@@ -21,13 +21,24 @@ describe('Integration: OAuth 1.0a integrations', () => {
 
   /** Creates an integration through the CLI, as an operator would, and answers its --json credentials. */
   const createIntegration = async (name: string, ...scope: string[]): Promise<Credentials> => {
-    const result = await t.cli('integration:create', '--name', name, ...(scope.length ? scope : ['--all-stores']), '--json');
+    const result = await t.cli(
+      'integration:create',
+      '--name',
+      name,
+      ...(scope.length ? scope : ['--all-stores']),
+      '--json',
+    );
     expect(result.code, result.err.join('\n')).to.equal(0);
     return JSON.parse(result.out.filter((l) => l !== '').pop()!) as Credentials;
   };
 
   /** A signed call to the real listening server (127.0.0.1 on a random, non-default port). */
-  const signedFetch = async (credentials: Credentials, method: string, path: string, options: SignOptions & { body?: unknown; sendPath?: string } = {}) => {
+  const signedFetch = async (
+    credentials: Credentials,
+    method: string,
+    path: string,
+    options: SignOptions & { body?: unknown; sendPath?: string } = {},
+  ) => {
     const url = `${base}${path}`;
     const res = await fetch(`${base}${options.sendPath ?? path}`, {
       method,
@@ -60,7 +71,12 @@ describe('Integration: OAuth 1.0a integrations', () => {
       const result = await t.cli('integration:create', '--name', 'labelled', '--store', 'alpha');
       expect(result.code).to.equal(0);
       const lines = result.out.filter((l) => l !== '');
-      expect(lines.map((l) => l.split(': ')[0])).to.deep.equal(['Consumer Key', 'Consumer Secret', 'Access Token', 'Access Token Secret']);
+      expect(lines.map((l) => l.split(': ')[0])).to.deep.equal([
+        'Consumer Key',
+        'Consumer Secret',
+        'Access Token',
+        'Access Token Secret',
+      ]);
       const values = lines.map((l) => l.split(': ')[1]);
       for (const value of values) expect(value).to.match(CREDENTIAL);
       expect(new Set(values).size).to.equal(4);
@@ -71,7 +87,9 @@ describe('Integration: OAuth 1.0a integrations', () => {
       expect(result.code).to.equal(0);
       const lines = result.out.filter((l) => l !== '');
       expect(lines).to.have.length(1);
-      expect(lines[0]).to.match(/^\{"consumer_key": "[a-z0-9]{32}", "consumer_secret": "[a-z0-9]{32}", "access_token": "[a-z0-9]{32}", "access_token_secret": "[a-z0-9]{32}"\}$/);
+      expect(lines[0]).to.match(
+        /^\{"consumer_key": "[a-z0-9]{32}", "consumer_secret": "[a-z0-9]{32}", "access_token": "[a-z0-9]{32}", "access_token_secret": "[a-z0-9]{32}"\}$/,
+      );
     });
 
     it('should refuse a name already active, both or neither scope option, an unknown store or resource, as integration:token:create does', async () => {
@@ -81,7 +99,9 @@ describe('Integration: OAuth 1.0a integrations', () => {
       expect((await t.cli('integration:create', '--name', 'n1')).code).to.equal(1);
       expect((await t.cli('integration:create', '--name', 'n2', '--store', 'alpha', '--all-stores')).code).to.equal(1);
       expect((await t.cli('integration:create', '--name', 'n3', '--store', 'nowhere')).code).to.equal(1);
-      expect((await t.cli('integration:create', '--name', 'n4', '--all-stores', '--resource', 'No_Such::thing')).code).to.equal(1);
+      expect(
+        (await t.cli('integration:create', '--name', 'n4', '--all-stores', '--resource', 'No_Such::thing')).code,
+      ).to.equal(1);
     });
 
     it('should fail to delete a name that has no OAuth integration', async () => {
@@ -93,10 +113,15 @@ describe('Integration: OAuth 1.0a integrations', () => {
       const credentials = await createIntegration('dump-check');
       expect((await signedFetch(credentials, 'GET', '/rest/all/V1/store/storeViews')).status).to.equal(200);
       const dump = JSON.stringify(
-        await Promise.all(['integration_token', 'oauth_consumer', 'oauth_token', 'oauth_nonce'].map((table) => t.app.knex(table).select('*'))),
+        await Promise.all(
+          ['integration_token', 'oauth_consumer', 'oauth_token', 'oauth_nonce'].map((table) =>
+            t.app.knex(table).select('*'),
+          ),
+        ),
       );
       for (const value of Object.values(credentials)) {
-        for (const form of [value, Buffer.from(value).toString('hex'), Buffer.from(value).toString('base64')]) expect(dump).not.to.contain(form);
+        for (const form of [value, Buffer.from(value).toString('hex'), Buffer.from(value).toString('base64')])
+          expect(dump).not.to.contain(form);
       }
     });
   });
@@ -106,7 +131,12 @@ describe('Integration: OAuth 1.0a integrations', () => {
       it(`should answer 200 with ${signatureMethod} on a non-default port`, async () => {
         const res = await signedFetch(all, 'GET', '/rest/all/V1/store/storeViews', { signatureMethod });
         expect(res.status).to.equal(200);
-        expect((res.body as { code: string }[]).map((s) => s.code)).to.deep.equal(['admin', 'default', 'alpha', 'beta']);
+        expect((res.body as { code: string }[]).map((s) => s.code)).to.deep.equal([
+          'admin',
+          'default',
+          'alpha',
+          'beta',
+        ]);
       });
     }
 
@@ -144,15 +174,25 @@ describe('Integration: OAuth 1.0a integrations', () => {
       expect((await signedFetch(alpha, 'GET', '/rest/alpha/V1/store/storeViews')).body).to.deep.equal([
         { id: 2, code: 'alpha', name: 'ALPHA', website_id: 1, store_group_id: 1, is_active: 1 },
       ]);
-      for (const [scope, storeCode] of [['beta', 'beta'], ['all', 'admin'], ['default', 'default']]) {
+      for (const [scope, storeCode] of [
+        ['beta', 'beta'],
+        ['all', 'admin'],
+        ['default', 'default'],
+      ]) {
         const res = await signedFetch(alpha, 'GET', `/rest/${scope}/V1/store/storeViews`);
         expect(res.status, scope).to.equal(401);
         expect(res.body).to.deep.equal({
-          message: 'The token is bound to another store and cannot be used with the store "%storeCode". Use the URL of its own store.',
+          message:
+            'The token is bound to another store and cannot be used with the store "%storeCode". Use the URL of its own store.',
           parameters: { storeCode },
         });
       }
-      const limited = await createIntegration('catalog-only', '--all-stores', '--resource', 'Dispensary_Catalog::products');
+      const limited = await createIntegration(
+        'catalog-only',
+        '--all-stores',
+        '--resource',
+        'Dispensary_Catalog::products',
+      );
       const res = await signedFetch(limited, 'GET', '/rest/all/V1/store/storeViews');
       expect(res.status).to.equal(401);
       expect(res.body).to.deep.equal(DENIED);
@@ -191,7 +231,13 @@ describe('Integration: OAuth 1.0a integrations', () => {
       await expectDenied(await signedFetch({ ...all, access_token: 'b'.repeat(32) }, 'GET', path));
       // Each credential is someone's, but they do not belong together.
       const other = await createIntegration('mismatch');
-      await expectDenied(await signedFetch({ ...all, access_token: other.access_token, access_token_secret: other.access_token_secret }, 'GET', path));
+      await expectDenied(
+        await signedFetch(
+          { ...all, access_token: other.access_token, access_token_secret: other.access_token_secret },
+          'GET',
+          path,
+        ),
+      );
     });
 
     it('should refuse a signature made with a wrong consumer secret or token secret', async () => {
@@ -201,7 +247,12 @@ describe('Integration: OAuth 1.0a integrations', () => {
 
     it('should refuse a signature over another URL: another port, host, scheme or path', async () => {
       const port = Number(new URL(base).port);
-      for (const signedFor of [`http://127.0.0.1:${port + 1}`, `http://localhost:${port}`, `https://127.0.0.1:${port}`, 'http://127.0.0.1']) {
+      for (const signedFor of [
+        `http://127.0.0.1:${port + 1}`,
+        `http://localhost:${port}`,
+        `https://127.0.0.1:${port}`,
+        'http://127.0.0.1',
+      ]) {
         const header = oauthHeader(all, 'GET', `${signedFor}${path}`);
         const res = await fetch(`${base}${path}`, { headers: { Authorization: header } });
         expect(res.status, signedFor).to.equal(401);
@@ -234,8 +285,16 @@ describe('Integration: OAuth 1.0a integrations', () => {
       }
       // The library's PLAINTEXT signature (consumer secret & token secret in clear) is refused too.
       const OAuth = (await import('oauth-1.0a')).default;
-      const plain = new OAuth({ consumer: { key: all.consumer_key, secret: all.consumer_secret }, signature_method: 'PLAINTEXT' });
-      const header = plain.toHeader(plain.authorize({ url: `${base}${path}`, method: 'GET' }, { key: all.access_token, secret: all.access_token_secret })).Authorization;
+      const plain = new OAuth({
+        consumer: { key: all.consumer_key, secret: all.consumer_secret },
+        signature_method: 'PLAINTEXT',
+      });
+      const header = plain.toHeader(
+        plain.authorize(
+          { url: `${base}${path}`, method: 'GET' },
+          { key: all.access_token, secret: all.access_token_secret },
+        ),
+      ).Authorization;
       expect((await fetch(`${base}${path}`, { headers: { Authorization: header } })).status).to.equal(401);
     });
 
@@ -246,8 +305,12 @@ describe('Integration: OAuth 1.0a integrations', () => {
       expect(result.code).to.equal(0);
       expect(result.out.join('\n')).to.contain('doomed');
       await expectDenied(await signedFetch(doomed, 'GET', path));
-      const left = await Promise.all(['oauth_consumer', 'oauth_token'].map((table) => t.app.knex(table).count({ n: '*' }).first()));
-      const integrations = Number((await t.app.knex('integration_token').where({ kind: 'oauth' }).count({ n: '*' }).first())!.n);
+      const left = await Promise.all(
+        ['oauth_consumer', 'oauth_token'].map((table) => t.app.knex(table).count({ n: '*' }).first()),
+      );
+      const integrations = Number(
+        (await t.app.knex('integration_token').where({ kind: 'oauth' }).count({ n: '*' }).first())!.n,
+      );
       expect(left.map((row) => Number(row!.n))).to.deep.equal([integrations, integrations]);
       // The name is free again.
       expect((await createIntegration('doomed')).consumer_key).to.match(CREDENTIAL);
@@ -257,14 +320,19 @@ describe('Integration: OAuth 1.0a integrations', () => {
   describe('when nonces age', () => {
     it("should purge a consumer's nonces older than the window, keeping the newer ones", async () => {
       const credentials = await createIntegration('purged');
-      const keyHash = (await t.app.knex('oauth_consumer').where({ name: 'purged' }).first('consumer_id')) as { consumer_id: number };
+      const keyHash = (await t.app.knex('oauth_consumer').where({ name: 'purged' }).first('consumer_id')) as {
+        consumer_id: number;
+      };
       const now = Math.floor(Date.now() / 1000);
       await t.app.knex('oauth_nonce').insert([
         { consumer_id: keyHash.consumer_id, nonce_hash: 'a'.repeat(64), timestamp: now - 7300 },
         { consumer_id: keyHash.consumer_id, nonce_hash: 'b'.repeat(64), timestamp: now - 100 },
       ]);
       expect((await signedFetch(credentials, 'GET', '/rest/all/V1/store/storeViews')).status).to.equal(200);
-      const rows = (await t.app.knex('oauth_nonce').where({ consumer_id: keyHash.consumer_id }).select('nonce_hash')) as { nonce_hash: string }[];
+      const rows = (await t.app
+        .knex('oauth_nonce')
+        .where({ consumer_id: keyHash.consumer_id })
+        .select('nonce_hash')) as { nonce_hash: string }[];
       const hashes = rows.map((r) => r.nonce_hash);
       expect(hashes).not.to.include('a'.repeat(64));
       expect(hashes).to.include('b'.repeat(64));
@@ -274,11 +342,15 @@ describe('Integration: OAuth 1.0a integrations', () => {
 
   describe('when the access token is sent alone as a Bearer token', () => {
     it('should refuse it (Magento 2.4.4+), while API keys keep working', async () => {
-      const res = await request(t.http).get('/rest/all/V1/store/storeViews').set('Authorization', `Bearer ${all.access_token}`);
+      const res = await request(t.http)
+        .get('/rest/all/V1/store/storeViews')
+        .set('Authorization', `Bearer ${all.access_token}`);
       expect(res.status).to.equal(401);
       expect(res.body).to.deep.equal(DENIED);
       const apiKey = await t.integrationToken({ allStores: true });
-      expect((await request(t.http).get('/rest/all/V1/store/storeViews').set('Authorization', `Bearer ${apiKey}`)).status).to.equal(200);
+      expect(
+        (await request(t.http).get('/rest/all/V1/store/storeViews').set('Authorization', `Bearer ${apiKey}`)).status,
+      ).to.equal(200);
     });
 
     it('should accept it with OAUTH_ACCESS_TOKEN_AS_BEARER=1, with the same binding', async () => {
@@ -287,12 +359,18 @@ describe('Integration: OAuth 1.0a integrations', () => {
         await bearer.createStore('alpha');
         const result = await bearer.cli('integration:create', '--name', 'bearer-ok', '--store', 'alpha', '--json');
         const credentials = JSON.parse(result.out.filter((l) => l !== '').pop()!) as Credentials;
-        const ok = await request(bearer.http).get('/rest/alpha/V1/store/storeViews').set('Authorization', `Bearer ${credentials.access_token}`);
+        const ok = await request(bearer.http)
+          .get('/rest/alpha/V1/store/storeViews')
+          .set('Authorization', `Bearer ${credentials.access_token}`);
         expect(ok.status).to.equal(200);
-        const outside = await request(bearer.http).get('/rest/default/V1/store/storeViews').set('Authorization', `Bearer ${credentials.access_token}`);
+        const outside = await request(bearer.http)
+          .get('/rest/default/V1/store/storeViews')
+          .set('Authorization', `Bearer ${credentials.access_token}`);
         expect(outside.status).to.equal(401);
         await bearer.cli('integration:delete', '--name', 'bearer-ok');
-        const deleted = await request(bearer.http).get('/rest/alpha/V1/store/storeViews').set('Authorization', `Bearer ${credentials.access_token}`);
+        const deleted = await request(bearer.http)
+          .get('/rest/alpha/V1/store/storeViews')
+          .set('Authorization', `Bearer ${credentials.access_token}`);
         expect(deleted.status).to.equal(401);
       } finally {
         await bearer.stop();

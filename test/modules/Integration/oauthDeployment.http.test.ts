@@ -114,7 +114,9 @@ describe('Integration: OAuth behind a proxy, the crypt key, several processes', 
         // Copy the rows to a deployment with another key, as a stolen dump would be restored.
         const ids = (await t.app.knex('integration_token').where({ name: 'moved' }).first()) as Record<string, unknown>;
         await other.app.knex('integration_token').insert(ids);
-        await other.app.knex('oauth_consumer').insert(await t.app.knex('oauth_consumer').where({ name: 'moved' }).select('*'));
+        await other.app
+          .knex('oauth_consumer')
+          .insert(await t.app.knex('oauth_consumer').where({ name: 'moved' }).select('*'));
         await other.app.knex('oauth_token').insert(await t.app.knex('oauth_token').select('*'));
         const server = other.http.listen(0, '127.0.0.1');
         await new Promise((resolve) => server.once('listening', resolve));
@@ -144,7 +146,11 @@ describe('Integration: OAuth behind a proxy, the crypt key, several processes', 
         await server.ready();
         const credentials = await createIntegration(t, 'shared');
         const call = async () =>
-          (await fetch(`${server.url}${ROUTE}`, { headers: { Authorization: oauthHeader(credentials, 'GET', `${server.url}${ROUTE}`) } })).status;
+          (
+            await fetch(`${server.url}${ROUTE}`, {
+              headers: { Authorization: oauthHeader(credentials, 'GET', `${server.url}${ROUTE}`) },
+            })
+          ).status;
         expect(await call()).to.equal(200);
         expect(await call()).to.equal(200);
         expect((await t.cli('integration:delete', '--name', 'shared')).code).to.equal(0);

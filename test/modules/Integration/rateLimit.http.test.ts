@@ -5,13 +5,18 @@ import { captureLogger, createAdmin, FakeClock, FAST_HASHING, login } from './su
 
 const TOO_MANY = { message: 'Too Many Requests' };
 
-describe('Integration: the admin token route\'s per-address limit', () => {
+describe("Integration: the admin token route's per-address limit", () => {
   describe('when one address asks too often', () => {
     const clock = new FakeClock();
     const log = captureLogger();
     let t: TestApp;
     before(async () => {
-      t = await TestApp.start({ clock, logger: log.logger, passwordHashing: FAST_HASHING, adminLogin: { rateLimit: 3, rateWindowSeconds: 60, lockoutFailures: 0, failureDelayMs: 0 } });
+      t = await TestApp.start({
+        clock,
+        logger: log.logger,
+        passwordHashing: FAST_HASHING,
+        adminLogin: { rateLimit: 3, rateWindowSeconds: 60, lockoutFailures: 0, failureDelayMs: 0 },
+      });
       await createAdmin(t, 'admin', 'secret123');
     });
     after(async () => t?.stop());
@@ -23,7 +28,9 @@ describe('Integration: the admin token route\'s per-address limit', () => {
       expect(refused.status).to.equal(429);
       expect(refused.body).to.deep.equal(TOO_MANY);
       expect(refused.headers['retry-after']).to.equal('20');
-      expect(log.lines.filter((l) => l.event === 'admin_login_failed').map((l) => l.reason)).to.deep.equal(['too many requests from the address']);
+      expect(log.lines.filter((l) => l.event === 'admin_login_failed').map((l) => l.reason)).to.deep.equal([
+        'too many requests from the address',
+      ]);
       clock.advance(20_000);
       expect((await login(t, 'admin', 'secret123')).status).to.equal(200);
       expect((await login(t, 'admin', 'secret123')).status).to.equal(429);
@@ -38,7 +45,12 @@ describe('Integration: the admin token route\'s per-address limit', () => {
   describe('when TRUST_PROXY trusts the loopback proxy', () => {
     let t: TestApp;
     before(async () => {
-      t = await TestApp.start({ clock: new FakeClock(), trustProxy: 'loopback', passwordHashing: FAST_HASHING, adminLogin: { rateLimit: 2, lockoutFailures: 0, failureDelayMs: 0 } });
+      t = await TestApp.start({
+        clock: new FakeClock(),
+        trustProxy: 'loopback',
+        passwordHashing: FAST_HASHING,
+        adminLogin: { rateLimit: 2, lockoutFailures: 0, failureDelayMs: 0 },
+      });
     });
     after(async () => t?.stop());
 

@@ -93,14 +93,18 @@ describe('Integration: the admin token limit shared in Redis', function () {
     });
     after(async () => t?.stop());
 
-    it('should keep answering on this process\'s own limit, say so in the log, and keep /health at 200 with redis: down', async () => {
+    it("should keep answering on this process's own limit, say so in the log, and keep /health at 200 with redis: down", async () => {
       for (let i = 0; i < 3; i++) expect((await login(t, 'nobody', 'wrong123')).status).to.equal(401);
       expect((await login(t, 'nobody', 'wrong123')).status).to.equal(429);
-      expect(log.lines.some((l) => typeof l.msg === 'string' && l.msg.includes('fall back to this process'))).to.equal(true);
+      expect(log.lines.some((l) => typeof l.msg === 'string' && l.msg.includes('fall back to this process'))).to.equal(
+        true,
+      );
       const health = await request(t.http).get('/health');
       expect(health.status).to.equal(200);
       expect(health.body).to.deep.equal({ status: 'ok', database: 'up', redis: 'down' });
-      expect(await t.app.shared.claim('test_claim', 60), 'no claim: each process purges on its own timer').to.equal(null);
+      expect(await t.app.shared.claim('test_claim', 60), 'no claim: each process purges on its own timer').to.equal(
+        null,
+      );
     });
   });
 });

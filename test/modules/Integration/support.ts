@@ -7,7 +7,8 @@ import type { TestApp } from '../../support/testApp.js';
 export const TOKEN_ROUTE = '/rest/V1/integration/admin/token';
 
 export const INVALID_CREDENTIALS = {
-  message: 'The account sign-in was incorrect or your account is disabled temporarily. Please wait and try again later.',
+  message:
+    'The account sign-in was incorrect or your account is disabled temporarily. Please wait and try again later.',
 };
 
 /** A clock the test moves by hand. */
@@ -28,7 +29,8 @@ export function captureLogger(): { logger: Logger; lines: Record<string, unknown
   const lines: Record<string, unknown>[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n')) if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of chunk.toString().split('\n'))
+        if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
       done();
     },
   });

@@ -46,9 +46,13 @@ describe('Integration: tokens and authorization', () => {
 
     it('should refuse a token with both or neither of --store and --all-stores, an unknown store or resource', async () => {
       expect((await t.cli('integration:token:create', '--name', 'x1')).code).to.equal(1);
-      expect((await t.cli('integration:token:create', '--name', 'x2', '--store', 'alpha', '--all-stores')).code).to.equal(1);
+      expect(
+        (await t.cli('integration:token:create', '--name', 'x2', '--store', 'alpha', '--all-stores')).code,
+      ).to.equal(1);
       expect((await t.cli('integration:token:create', '--name', 'x3', '--store', 'nowhere')).code).to.equal(1);
-      expect((await t.cli('integration:token:create', '--name', 'x4', '--all-stores', '--resource', 'No_Such::thing')).code).to.equal(1);
+      expect(
+        (await t.cli('integration:token:create', '--name', 'x4', '--all-stores', '--resource', 'No_Such::thing')).code,
+      ).to.equal(1);
     });
 
     it('should fail to revoke a name that has no active token', async () => {
@@ -64,7 +68,14 @@ describe('Integration: tokens and authorization', () => {
       expect(res.body).to.deep.equal(DENIED);
     });
 
-    for (const header of ['Bearer', 'Bearer ', 'Basic abcdefghijklmnopqrstuvwxyz012345', 'Bearer short', 'Bearer ABCDEFGHIJKLMNOPQRSTUVWXYZ012345', 'abcdefghijklmnopqrstuvwxyz012345']) {
+    for (const header of [
+      'Bearer',
+      'Bearer ',
+      'Basic abcdefghijklmnopqrstuvwxyz012345',
+      'Bearer short',
+      'Bearer ABCDEFGHIJKLMNOPQRSTUVWXYZ012345',
+      'abcdefghijklmnopqrstuvwxyz012345',
+    ]) {
       it(`should answer 401 for the malformed header "${header}"`, async () => {
         const res = await storeViews('', header);
         expect(res.status).to.equal(401);
@@ -89,10 +100,15 @@ describe('Integration: tokens and authorization', () => {
 
     it('should answer 401 for an expired admin token', async () => {
       await t.cli('admin:user:create', '--username', 'expiring', '--password', 'secret123');
-      const login = await request(t.http).post('/rest/V1/integration/admin/token').send({ username: 'expiring', password: 'secret123' });
+      const login = await request(t.http)
+        .post('/rest/V1/integration/admin/token')
+        .send({ username: 'expiring', password: 'secret123' });
       expect(login.status).to.equal(200);
       expect((await storeViews('all/', `Bearer ${login.body}`)).status).to.equal(200);
-      await t.app.knex('integration_token').where({ kind: 'admin', name: 'expiring' }).update({ expires_at: '2000-01-01 00:00:00' });
+      await t.app
+        .knex('integration_token')
+        .where({ kind: 'admin', name: 'expiring' })
+        .update({ expires_at: '2000-01-01 00:00:00' });
       const res = await storeViews('all/', `Bearer ${login.body}`);
       expect(res.status).to.equal(401);
       expect(res.body).to.deep.equal(DENIED);
@@ -117,11 +133,17 @@ describe('Integration: tokens and authorization', () => {
     });
 
     it('should answer 401 under another store, under all, and under /rest/V1 (default is another store), saying the token is bound to another store', async () => {
-      for (const [scope, storeCode] of [['beta/', 'beta'], ['all/', 'admin'], ['default/', 'default'], ['', 'default']] as const) {
+      for (const [scope, storeCode] of [
+        ['beta/', 'beta'],
+        ['all/', 'admin'],
+        ['default/', 'default'],
+        ['', 'default'],
+      ] as const) {
         const res = await storeViews(scope, `Bearer ${alphaToken}`);
         expect(res.status, scope).to.equal(401);
         expect(res.body, scope).to.deep.equal({
-          message: 'The token is bound to another store and cannot be used with the store "%storeCode". Use the URL of its own store.',
+          message:
+            'The token is bound to another store and cannot be used with the store "%storeCode". Use the URL of its own store.',
           parameters: { storeCode },
         });
       }
@@ -160,21 +182,31 @@ describe('Integration: tokens and authorization', () => {
     });
 
     it('should answer a bare JSON string valid for every store for 4 hours', async () => {
-      const res = await request(t.http).post('/rest/V1/integration/admin/token').send({ username: 'admin', password: 'admin1234' });
+      const res = await request(t.http)
+        .post('/rest/V1/integration/admin/token')
+        .send({ username: 'admin', password: 'admin1234' });
       expect(res.status).to.equal(200);
       expect(res.type).to.equal('application/json');
       expect(res.text).to.match(/^"[a-z0-9]{32}"$/);
       for (const scope of ['all/', 'alpha/', 'beta/', '']) {
         expect((await storeViews(scope, `Bearer ${res.body}`)).status, scope).to.equal(200);
       }
-      const row = await t.app.knex('integration_token').where({ kind: 'admin', name: 'admin' }).orderBy('token_id', 'desc').first();
+      const row = await t.app
+        .knex('integration_token')
+        .where({ kind: 'admin', name: 'admin' })
+        .orderBy('token_id', 'desc')
+        .first();
       const lifetime = Date.parse(`${row.expires_at}Z`) - Date.parse(`${row.created_at}Z`);
       expect(lifetime).to.equal(4 * 3600 * 1000);
     });
 
     it('should answer the same 401 for a wrong password and for an unknown user', async () => {
-      const wrong = await request(t.http).post('/rest/V1/integration/admin/token').send({ username: 'admin', password: 'nope12345' });
-      const unknown = await request(t.http).post('/rest/V1/integration/admin/token').send({ username: 'ghost', password: 'nope12345' });
+      const wrong = await request(t.http)
+        .post('/rest/V1/integration/admin/token')
+        .send({ username: 'admin', password: 'nope12345' });
+      const unknown = await request(t.http)
+        .post('/rest/V1/integration/admin/token')
+        .send({ username: 'ghost', password: 'nope12345' });
       expect(wrong.status).to.equal(401);
       expect(unknown.status).to.equal(401);
       expect(wrong.body).to.deep.equal(unknown.body);
@@ -184,7 +216,10 @@ describe('Integration: tokens and authorization', () => {
     it('should answer 400 when username or password is missing', async () => {
       const res = await request(t.http).post('/rest/V1/integration/admin/token').send({ username: 'admin' });
       expect(res.status).to.equal(400);
-      expect(res.body).to.deep.equal({ message: '"%fieldName" is required. Enter and try again.', parameters: { fieldName: 'password' } });
+      expect(res.body).to.deep.equal({
+        message: '"%fieldName" is required. Enter and try again.',
+        parameters: { fieldName: 'password' },
+      });
     });
 
     it('should refuse weak passwords and duplicate users on the CLI', async () => {

@@ -14,12 +14,28 @@ describe('Recommendation: Add Items', () => {
   describe('when the recommendation was created in the comprehensive format', () => {
     let r: Recommendation;
     before(async () => {
-      r = await d.recommendation({ recommendation: { items: [{ sku: 'A-1', qty: 2, note: 'keep me', fulfillment_type: 'LC' }] } });
+      r = await d.recommendation({
+        recommendation: { items: [{ sku: 'A-1', qty: 2, note: 'keep me', fulfillment_type: 'LC' }] },
+      });
     });
 
     it('should add new items after the existing ones and answer the whole recommendation', async () => {
-      const res = ok(await d.add(r.recommendation_id, { recommendation: { items: [{ sku: 'A-2', qty: 1 }, { sku: 'A-OUT', qty: '4' }] } }));
-      expect(res).to.include({ recommendation_id: r.recommendation_id, patient_id: r.patient_id, format: 'comprehensive', status: 'pending' });
+      const res = ok(
+        await d.add(r.recommendation_id, {
+          recommendation: {
+            items: [
+              { sku: 'A-2', qty: 1 },
+              { sku: 'A-OUT', qty: '4' },
+            ],
+          },
+        }),
+      );
+      expect(res).to.include({
+        recommendation_id: r.recommendation_id,
+        patient_id: r.patient_id,
+        format: 'comprehensive',
+        status: 'pending',
+      });
       expect(skus(res)).to.deep.equal(['A-1', 'A-2', 'A-OUT']);
       expect(res.items[2]).to.deep.include({ qty: 4, availability: 'out of stock' });
       expect(await d.read(r.recommendation_id)).to.deep.equal(res);
@@ -27,7 +43,11 @@ describe('Recommendation: Add Items', () => {
 
     it('should ignore an item whose sku is already there, changing nothing about the existing item', async () => {
       const before = await d.read(r.recommendation_id);
-      const res = ok(await d.add(r.recommendation_id, { recommendation: { items: [{ sku: ' a-1 ', qty: 9, note: 'replace?', fulfillment_type: '1L' }] } }));
+      const res = ok(
+        await d.add(r.recommendation_id, {
+          recommendation: { items: [{ sku: ' a-1 ', qty: 9, note: 'replace?', fulfillment_type: '1L' }] },
+        }),
+      );
       expect(res.items).to.deep.equal(before.items);
     });
   });
@@ -35,9 +55,16 @@ describe('Recommendation: Add Items', () => {
   describe('when the recommendation was created in the simple format', () => {
     it('should add items all the same', async () => {
       const r = await d.recommendation({ recommendation: { items: ['A-1'] } });
-      const res = ok(await d.add(r.recommendation_id, { recommendation: { items: [{ sku: 'A-3', qty: 3, autoship_interval: '2w' }] } }));
+      const res = ok(
+        await d.add(r.recommendation_id, {
+          recommendation: { items: [{ sku: 'A-3', qty: 3, autoship_interval: '2w' }] },
+        }),
+      );
       expect(res.format).to.equal('simple');
-      expect(res.items.map((i) => [i.sku, i.qty, i.autoship_interval])).to.deep.equal([['A-1', 1, 'once'], ['A-3', 3, '2w']]);
+      expect(res.items.map((i) => [i.sku, i.qty, i.autoship_interval])).to.deep.equal([
+        ['A-1', 1, 'once'],
+        ['A-3', 3, '2w'],
+      ]);
     });
   });
 
@@ -46,23 +73,36 @@ describe('Recommendation: Add Items', () => {
       const r = await d.recommendation();
       const res = ok(
         await d.add(r.recommendation_id, {
-          recommendation: { items: [{ sku: 'A-2', qty: 1, note: 'first' }, { sku: 'A-3', qty: 1 }, { sku: ' a-2', qty: 7, note: 'second' }] },
+          recommendation: {
+            items: [
+              { sku: 'A-2', qty: 1, note: 'first' },
+              { sku: 'A-3', qty: 1 },
+              { sku: ' a-2', qty: 7, note: 'second' },
+            ],
+          },
         }),
       );
-      expect(res.items.map((i) => [i.sku, i.qty, i.note])).to.deep.equal([['A-2', 1, 'first'], ['A-3', 1, null]]);
+      expect(res.items.map((i) => [i.sku, i.qty, i.note])).to.deep.equal([
+        ['A-2', 1, 'first'],
+        ['A-3', 1, null],
+      ]);
     });
   });
 
   describe('when skus differ from the catalog in case and spaces', () => {
     it('should match them and spell the item sku as the catalog does', async () => {
       const r = await d.recommendation();
-      const res = ok(await d.add(r.recommendation_id, { recommendation: { items: [{ sku: '  mIXED-cASE ', qty: 1 }] } }));
+      const res = ok(
+        await d.add(r.recommendation_id, { recommendation: { items: [{ sku: '  mIXED-cASE ', qty: 1 }] } }),
+      );
       expect(skus(res)).to.deep.equal(['Mixed-Case']);
-      const again = ok(await d.add(r.recommendation_id, { recommendation: { items: [{ sku: 'MIXED-CASE', qty: 1 }] } }));
+      const again = ok(
+        await d.add(r.recommendation_id, { recommendation: { items: [{ sku: 'MIXED-CASE', qty: 1 }] } }),
+      );
       expect(again.items).to.deep.equal(res.items);
     });
 
-    it('should follow the catalog when the product\'s sku is saved with another spelling', async () => {
+    it("should follow the catalog when the product's sku is saved with another spelling", async () => {
       await d.product('Respelled');
       const r = await d.recommendation({ recommendation: { items: ['respelled'] } });
       expect(skus(r)).to.deep.equal(['Respelled']);
@@ -73,7 +113,16 @@ describe('Recommendation: Add Items', () => {
     it('should not fold accents: é and e are different skus', async () => {
       await d.products('CAFÉ', 'CAFE');
       const r = await d.recommendation();
-      const res = ok(await d.add(r.recommendation_id, { recommendation: { items: [{ sku: 'café', qty: 1 }, { sku: 'cafe', qty: 1 }] } }));
+      const res = ok(
+        await d.add(r.recommendation_id, {
+          recommendation: {
+            items: [
+              { sku: 'café', qty: 1 },
+              { sku: 'cafe', qty: 1 },
+            ],
+          },
+        }),
+      );
       expect(skus(res)).to.deep.equal(['CAFÉ', 'CAFE']);
     });
   });
@@ -84,7 +133,14 @@ describe('Recommendation: Add Items', () => {
       const old = await d.ageRecommendation(r.recommendation_id);
       const errors = inputErrors(
         await d.add(r.recommendation_id, {
-          recommendation: { items: [{ sku: 'A-2', qty: 1 }, { sku: 'GHOST', qty: 1 }, { sku: 'a-off', qty: 1 }, { sku: 'ghost ', qty: 2 }] },
+          recommendation: {
+            items: [
+              { sku: 'A-2', qty: 1 },
+              { sku: 'GHOST', qty: 1 },
+              { sku: 'a-off', qty: 1 },
+              { sku: 'ghost ', qty: 2 },
+            ],
+          },
         }),
       );
       expect(errors.map((e) => e.parameters)).to.deep.equal([
@@ -118,7 +174,9 @@ describe('Recommendation: Add Items', () => {
     it('should not change when every item was ignored or none was sent', async () => {
       const r = await d.recommendation({ recommendation: { items: ['A-4'] } });
       const old = await d.ageRecommendation(r.recommendation_id);
-      expect(ok(await d.add(r.recommendation_id, { recommendation: { items: [{ sku: 'a-4', qty: 3 }] } })).updated_at).to.equal(old);
+      expect(
+        ok(await d.add(r.recommendation_id, { recommendation: { items: [{ sku: 'a-4', qty: 3 }] } })).updated_at,
+      ).to.equal(old);
       expect(ok(await d.add(r.recommendation_id, { recommendation: { items: [] } })).updated_at).to.equal(old);
     });
   });
@@ -126,7 +184,16 @@ describe('Recommendation: Add Items', () => {
   describe('the order of items', () => {
     it('should stay the order in which they were first added, across requests and deletions', async () => {
       const r = await d.recommendation({ recommendation: { items: ['A-3', 'A-1'] } });
-      ok(await d.add(r.recommendation_id, { recommendation: { items: [{ sku: 'A-4', qty: 1 }, { sku: 'A-2', qty: 1 }] } }));
+      ok(
+        await d.add(r.recommendation_id, {
+          recommendation: {
+            items: [
+              { sku: 'A-4', qty: 1 },
+              { sku: 'A-2', qty: 1 },
+            ],
+          },
+        }),
+      );
       const read = await d.read(r.recommendation_id);
       expect(skus(read)).to.deep.equal(['A-3', 'A-1', 'A-4', 'A-2']);
       const afterDelete = ok(await d.remove(r.recommendation_id, [read.items[1]!.item_id]));
@@ -138,9 +205,14 @@ describe('Recommendation: Add Items', () => {
 
   describe('when the recommendation does not exist', () => {
     it('should answer 404 and not validate the catalog', async () => {
-      const res = await d.add('00000000-0000-4000-8000-000000000001', { recommendation: { items: [{ sku: 'A-1', qty: 1 }] } });
+      const res = await d.add('00000000-0000-4000-8000-000000000001', {
+        recommendation: { items: [{ sku: 'A-1', qty: 1 }] },
+      });
       expect(res.status).to.equal(404);
-      expect(res.body.parameters).to.deep.equal({ fieldName: 'recommendation_id', fieldValue: '00000000-0000-4000-8000-000000000001' });
+      expect(res.body.parameters).to.deep.equal({
+        fieldName: 'recommendation_id',
+        fieldValue: '00000000-0000-4000-8000-000000000001',
+      });
     });
   });
 });

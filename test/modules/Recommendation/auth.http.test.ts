@@ -27,14 +27,23 @@ describe('Recommendation: tokens on the dispensary routes', () => {
       ['GET recommendation', request(d.http).get(rec)],
       ['POST recommendation', request(d.http).post(`${base}/patient/${patientId}/recommendation`)],
     ] as const;
-    return calls.map(([name, req]) => [name, authorization === undefined ? req : req.set('Authorization', authorization)] as const);
+    return calls.map(
+      ([name, req]) => [name, authorization === undefined ? req : req.set('Authorization', authorization)] as const,
+    );
   };
   const patientRoutes = (scope: string, authorization?: string) => {
     const calls = [
-      ['POST patient', request(d.http).post(`/rest/${scope}/V1/dispensary/patient`).send({ patient: { firstname: 'a', lastname: 'b', email: 'auth@example.com' } })],
+      [
+        'POST patient',
+        request(d.http)
+          .post(`/rest/${scope}/V1/dispensary/patient`)
+          .send({ patient: { firstname: 'a', lastname: 'b', email: 'auth@example.com' } }),
+      ],
       ['GET patient', request(d.http).get(`/rest/${scope}/V1/dispensary/patient/${patientId}`)],
     ] as const;
-    return calls.map(([name, req]) => [name, authorization === undefined ? req : req.set('Authorization', authorization)] as const);
+    return calls.map(
+      ([name, req]) => [name, authorization === undefined ? req : req.set('Authorization', authorization)] as const,
+    );
   };
 
   /** `resource`: the ACL resource the 401 names, or the body it answers. */
@@ -58,7 +67,13 @@ describe('Recommendation: tokens on the dispensary routes', () => {
   });
 
   describe('when the token is malformed', () => {
-    for (const header of ['Bearer', 'Bearer short', 'Token abcdefghijklmnopqrstuvwxyz012345', 'Bearer ABCDEFGHIJKLMNOPQRSTUVWXYZ012345', 'Bearer a b']) {
+    for (const header of [
+      'Bearer',
+      'Bearer short',
+      'Token abcdefghijklmnopqrstuvwxyz012345',
+      'Bearer ABCDEFGHIJKLMNOPQRSTUVWXYZ012345',
+      'Bearer a b',
+    ]) {
       it(`should answer 401 for "${header}"`, async () => {
         await expectDenied(recommendationRoutes('alpha', header), RECOMMENDATION_RESOURCE);
       });
@@ -67,7 +82,10 @@ describe('Recommendation: tokens on the dispensary routes', () => {
 
   describe('when the token is unknown', () => {
     it('should answer 401', async () => {
-      await expectDenied(recommendationRoutes('alpha', 'Bearer abcdefghijklmnopqrstuvwxyz012345'), RECOMMENDATION_RESOURCE);
+      await expectDenied(
+        recommendationRoutes('alpha', 'Bearer abcdefghijklmnopqrstuvwxyz012345'),
+        RECOMMENDATION_RESOURCE,
+      );
     });
   });
 
@@ -82,8 +100,12 @@ describe('Recommendation: tokens on the dispensary routes', () => {
 
   describe('when an admin token has expired', () => {
     it('should answer 401', async () => {
-      expect((await d.t.cli('admin:user:create', '--username', 'expiring', '--password', 'secret123')).code).to.equal(0);
-      const login = await request(d.http).post('/rest/V1/integration/admin/token').send({ username: 'expiring', password: 'secret123' });
+      expect((await d.t.cli('admin:user:create', '--username', 'expiring', '--password', 'secret123')).code).to.equal(
+        0,
+      );
+      const login = await request(d.http)
+        .post('/rest/V1/integration/admin/token')
+        .send({ username: 'expiring', password: 'secret123' });
       expect(login.status).to.equal(200);
       const token = login.body as string;
       expect((await d.get(r.recommendation_id, 'alpha').set('Authorization', `Bearer ${token}`)).status).to.equal(200);
@@ -96,7 +118,8 @@ describe('Recommendation: tokens on the dispensary routes', () => {
     it('should answer 401 under another store and under all, saying the token is bound to another store', async () => {
       const token = await d.t.integrationToken({ store: 'default' });
       const otherStore = (storeCode: string) => ({
-        message: 'The token is bound to another store and cannot be used with the store "%storeCode". Use the URL of its own store.',
+        message:
+          'The token is bound to another store and cannot be used with the store "%storeCode". Use the URL of its own store.',
         parameters: { storeCode },
       });
       await expectDenied(recommendationRoutes('alpha', `Bearer ${token}`), otherStore('alpha'));
@@ -114,7 +137,7 @@ describe('Recommendation: tokens on the dispensary routes', () => {
     });
   });
 
-  describe('when the token lacks the route\'s resource', () => {
+  describe("when the token lacks the route's resource", () => {
     it('should answer 401 on the item routes for a token that holds only the patient resource', async () => {
       const token = await d.t.integrationToken({ allStores: true, resources: [PATIENT_RESOURCE] });
       await expectDenied(recommendationRoutes('alpha', `Bearer ${token}`), RECOMMENDATION_RESOURCE);
@@ -130,7 +153,9 @@ describe('Recommendation: tokens on the dispensary routes', () => {
 
   describe('when the scheme word is in another case', () => {
     it('should accept the token', async () => {
-      const res = await request(d.http).get(`/rest/alpha/V1/dispensary/recommendation/${r.recommendation_id}`).set('Authorization', `bEaReR ${d.token}`);
+      const res = await request(d.http)
+        .get(`/rest/alpha/V1/dispensary/recommendation/${r.recommendation_id}`)
+        .set('Authorization', `bEaReR ${d.token}`);
       expect(res.status).to.equal(200);
     });
   });

@@ -28,8 +28,12 @@ describe('Recommendation: concurrent requests', function () {
     await d?.stop();
   });
 
-  const item = (rec: Recommendation, method: 'post' | 'put', body: unknown) =>
-    request(base)[method](`/rest/V1/dispensary/recommendation/${rec.recommendation_id}/item`).set('Authorization', `Bearer ${d.token}`).send(body as object);
+  const item = (rec: Recommendation, method: 'post' | 'put', body: unknown) => {
+    const agent = request(base);
+    return agent[method](`/rest/V1/dispensary/recommendation/${rec.recommendation_id}/item`)
+      .set('Authorization', `Bearer ${d.token}`)
+      .send(body as object);
+  };
 
   /** Request i adds 8 skus starting at a different offset, in varying case and spacing: heavy overlap. */
   const skusOf = (i: number) =>
@@ -49,12 +53,20 @@ describe('Recommendation: concurrent requests', function () {
     it('should answer every one with 200 and end with exactly one item per sku, every sku present', async () => {
       const r = await d.recommendation({ recommendation: { items: ['C-00'] } });
       const answers = await Promise.all(
-        Array.from({ length: 50 }, (_, i) => item(r, 'post', { recommendation: { items: skusOf(i).map((sku) => ({ sku, qty: i + 1 })) } })),
+        Array.from({ length: 50 }, (_, i) =>
+          item(r, 'post', { recommendation: { items: skusOf(i).map((sku) => ({ sku, qty: i + 1 })) } }),
+        ),
       );
       const statuses = answers.map((res) => res.status);
-      expect(statuses.filter((s) => s >= 500), JSON.stringify(answers.find((a) => a.status !== 200)?.body)).to.deep.equal([]);
+      expect(
+        statuses.filter((s) => s >= 500),
+        JSON.stringify(answers.find((a) => a.status !== 200)?.body),
+      ).to.deep.equal([]);
       expect(statuses.every((s) => s === 200)).to.equal(true);
-      const expected = new Set(['C-00', ...Array.from({ length: 50 }, (_, i) => skusOf(i).map((s) => s.trim().toUpperCase())).flat()]);
+      const expected = new Set([
+        'C-00',
+        ...Array.from({ length: 50 }, (_, i) => skusOf(i).map((s) => s.trim().toUpperCase())).flat(),
+      ]);
       const stored = await d.read(r.recommendation_id);
       expectInvariants(stored, expected);
       // Every answer is a consistent snapshot: its items are a prefix of the final list.
@@ -62,7 +74,9 @@ describe('Recommendation: concurrent requests', function () {
         const ids = (res.body as Recommendation).items.map((i) => i.item_id);
         expect(stored.items.slice(0, ids.length).map((i) => i.item_id)).to.deep.equal(ids);
       }
-      const rows = await d.t.app.knex('dispensary_recommendation_item').where({ recommendation_id: r.recommendation_id });
+      const rows = await d.t.app
+        .knex('dispensary_recommendation_item')
+        .where({ recommendation_id: r.recommendation_id });
       expect(rows).to.have.length(expected.size);
     });
   });
@@ -71,8 +85,12 @@ describe('Recommendation: concurrent requests', function () {
     it('should answer no 5xx and leave one item per sku', async () => {
       const r = await d.recommendation({ recommendation: { items: SKUS.slice(0, 6) } });
       const calls = Array.from({ length: 30 }, (_, i) => {
-        if (i % 3 === 0) return item(r, 'put', { recommendation: { items: skusOf(i).map((sku) => ({ sku, qty: i + 1, note: `n${i}` })) } });
-        if (i % 3 === 1) return item(r, 'post', { recommendation: { items: skusOf(i).map((sku) => ({ sku, qty: 1 })) } });
+        if (i % 3 === 0)
+          return item(r, 'put', {
+            recommendation: { items: skusOf(i).map((sku) => ({ sku, qty: i + 1, note: `n${i}` })) },
+          });
+        if (i % 3 === 1)
+          return item(r, 'post', { recommendation: { items: skusOf(i).map((sku) => ({ sku, qty: 1 })) } });
         return request(base)
           .delete(`/rest/V1/dispensary/recommendation/${r.recommendation_id}/item?id[]=${r.items[i % 6]!.item_id}`)
           .set('Authorization', `Bearer ${d.token}`);

@@ -23,26 +23,55 @@ describe('Recommendation: events', () => {
     const created = ok(await d.createRecommendation(patientId, { recommendation: { items: ['E-2'] } }));
     expect(names()).to.deep.equal(['dispensary_patient_save_after', 'dispensary_recommendation_save_after']);
     const [patient, saved] = RecordEvents.seen;
-    expect((patient!.data.patient as { patient_id: number; lastname: string })).to.include({ patient_id: patientId, lastname: 'Hopper' });
+    expect(patient!.data.patient as { patient_id: number; lastname: string }).to.include({
+      patient_id: patientId,
+      lastname: 'Hopper',
+    });
     expect(saved!.data.recommendation).to.deep.equal(created);
     expect(saved!.data.items).to.deep.equal([{ sku: 'E-2', qty: 1 }]);
   });
 
   it('should dispatch dispensary_recommendation_items_add_after with the request items, the added and the ignored', async () => {
-    const res = ok(await d.add(r.recommendation_id, { recommendation: { items: [{ sku: 'e-1', qty: 2 }, { sku: 'E-2', qty: 3 }, { sku: 'e-2', qty: 4 }] } }));
+    const res = ok(
+      await d.add(r.recommendation_id, {
+        recommendation: {
+          items: [
+            { sku: 'e-1', qty: 2 },
+            { sku: 'E-2', qty: 3 },
+            { sku: 'e-2', qty: 4 },
+          ],
+        },
+      }),
+    );
     expect(names()).to.deep.equal(['dispensary_recommendation_items_add_after']);
     const data = RecordEvents.seen[0]!.data;
     // The observers see the service's answer, before after plugins (the fixture plugin adds plugin_note).
     const { plugin_note: pluginNote, ...answered } = res;
     expect(pluginNote).to.be.a('string');
     expect(data.recommendation).to.deep.equal(answered);
-    expect(data.items).to.deep.equal([{ sku: 'e-1', qty: 2 }, { sku: 'E-2', qty: 3 }, { sku: 'e-2', qty: 4 }]);
+    expect(data.items).to.deep.equal([
+      { sku: 'e-1', qty: 2 },
+      { sku: 'E-2', qty: 3 },
+      { sku: 'e-2', qty: 4 },
+    ]);
     expect(data.added).to.deep.equal([res.items[1]]);
-    expect(data.ignored).to.deep.equal([{ sku: 'e-1', qty: 2 }, { sku: 'e-2', qty: 4 }]);
+    expect(data.ignored).to.deep.equal([
+      { sku: 'e-1', qty: 2 },
+      { sku: 'e-2', qty: 4 },
+    ]);
   });
 
   it('should dispatch dispensary_recommendation_items_update_after with the updated items as stored and the ignored', async () => {
-    const res = ok(await d.update(r.recommendation_id, { recommendation: { items: [{ sku: 'E-1', qty: 5 }, { sku: 'E-3', qty: 1 }] } }));
+    const res = ok(
+      await d.update(r.recommendation_id, {
+        recommendation: {
+          items: [
+            { sku: 'E-1', qty: 5 },
+            { sku: 'E-3', qty: 1 },
+          ],
+        },
+      }),
+    );
     const data = RecordEvents.seen[0]!.data;
     expect(RecordEvents.seen[0]!.name).to.equal('dispensary_recommendation_items_update_after');
     expect(data.updated).to.deep.equal([res.items[0]]);
@@ -61,7 +90,9 @@ describe('Recommendation: events', () => {
 
   describe('when an observer throws', () => {
     it('should roll the whole request back: nothing Add Items wrote is kept', async () => {
-      const res = await d.add(r.recommendation_id, { recommendation: { items: [{ sku: 'E-2', qty: 1, note: REFUSE }] } });
+      const res = await d.add(r.recommendation_id, {
+        recommendation: { items: [{ sku: 'E-2', qty: 1, note: REFUSE }] },
+      });
       expect(res.status).to.equal(500);
       expect(skus(await d.read(r.recommendation_id))).to.deep.equal(['E-1']);
     });
@@ -69,11 +100,17 @@ describe('Recommendation: events', () => {
     it('should keep no recommendation and no patient either', async () => {
       const before = await d.t.app.knex('dispensary_recommendation').count({ n: '*' }).first();
       const patientId = await d.patient();
-      expect((await d.createRecommendation(patientId, { recommendation: { note: REFUSE, items: ['E-1'] } })).status).to.equal(500);
+      expect(
+        (await d.createRecommendation(patientId, { recommendation: { note: REFUSE, items: ['E-1'] } })).status,
+      ).to.equal(500);
       expect(await d.t.app.knex('dispensary_recommendation').count({ n: '*' }).first()).to.deep.equal(before);
-      const refused = await d.call('post', 'default', '/dispensary/patient').send({ patient: { firstname: 'No', lastname: REFUSE, email: 'refused@example.com' } });
+      const refused = await d
+        .call('post', 'default', '/dispensary/patient')
+        .send({ patient: { firstname: 'No', lastname: REFUSE, email: 'refused@example.com' } });
       expect(refused.status).to.equal(500);
-      expect(await d.t.app.knex('dispensary_patient').where({ email: 'refused@example.com' }).first()).to.equal(undefined);
+      expect(await d.t.app.knex('dispensary_patient').where({ email: 'refused@example.com' }).first()).to.equal(
+        undefined,
+      );
     });
   });
 });

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { Dispensary, INVALID, inputErrors, ok, REQUIRED, UNSUPPORTED, type Recommendation } from './support.js';
 
-const TYPE_42 = 'Error occurred during "items" processing. Error occurred during "sku" processing. Invalid type for value: "42". Expected Type: "string".';
+const TYPE_42 =
+  'Error occurred during "items" processing. Error occurred during "sku" processing. Invalid type for value: "42". Expected Type: "string".';
 
 /** The item field rules of the contract, through Add Items (and Update Items where they differ). */
 describe('Recommendation: item fields', () => {
@@ -25,17 +26,45 @@ describe('Recommendation: item fields', () => {
   async function rejected(fields: Record<string, unknown>, field: string) {
     const res = await addOne(fields);
     expect(res.status, JSON.stringify(res.body)).to.equal(400);
-    expect(res.body.parameters?.fieldName ?? res.body.errors?.[0]?.parameters?.fieldName).to.equal(`recommendation.items[0].${field}`);
+    expect(res.body.parameters?.fieldName ?? res.body.errors?.[0]?.parameters?.fieldName).to.equal(
+      `recommendation.items[0].${field}`,
+    );
     return res;
   }
 
   describe('qty', () => {
-    for (const [input, stored] of [[1, 1], ['3', 3], [10000, 10000], ['10000', 10000], ['007', 7], [2.0, 2]] as const) {
+    for (const [input, stored] of [
+      [1, 1],
+      ['3', 3],
+      [10000, 10000],
+      ['10000', 10000],
+      ['007', 7],
+      [2.0, 2],
+    ] as const) {
       it(`should accept ${JSON.stringify(input)} and store the integer ${stored}`, async () => {
         expect((await addedItem({ qty: input })).qty).to.equal(stored);
       });
     }
-    for (const input of [0, -1, 10001, 1.5, '1.5', '', ' 3', '3 ', '1e3', '+3', '-2', 'three', true, null, [], {}, '10001', 1e20]) {
+    for (const input of [
+      0,
+      -1,
+      10001,
+      1.5,
+      '1.5',
+      '',
+      ' 3',
+      '3 ',
+      '1e3',
+      '+3',
+      '-2',
+      'three',
+      true,
+      null,
+      [],
+      {},
+      '10001',
+      1e20,
+    ]) {
       it(`should answer 400 for ${JSON.stringify(input)}`, async () => {
         const res = await rejected({ qty: input }, 'qty');
         expect(res.body.message).to.equal(INVALID);
@@ -53,7 +82,15 @@ describe('Recommendation: item fields', () => {
       const r = await d.recommendation();
       const errors = inputErrors(
         await d.add(r.recommendation_id, {
-          recommendation: { items: [{ qty: 1 }, { sku: '   ', qty: 1 }, { sku: 'x'.repeat(65), qty: 1 }, { sku: 42, qty: 1 }, { sku: null, qty: 1 }] },
+          recommendation: {
+            items: [
+              { qty: 1 },
+              { sku: '   ', qty: 1 },
+              { sku: 'x'.repeat(65), qty: 1 },
+              { sku: 42, qty: 1 },
+              { sku: null, qty: 1 },
+            ],
+          },
         }),
       );
       expect(errors[0]).to.deep.equal({ message: REQUIRED, parameters: { fieldName: 'recommendation.items[0].sku' } });
@@ -76,7 +113,14 @@ describe('Recommendation: item fields', () => {
 
   describe('autoship_interval', () => {
     for (const [input, stored] of [
-      ['once', 'once'], ['ONCE', 'once'], ['1d', '1d'], ['30D', '30d'], ['9999d', '9999d'], ['2W', '2w'], ['12m', '12m'], [null, 'once'],
+      ['once', 'once'],
+      ['ONCE', 'once'],
+      ['1d', '1d'],
+      ['30D', '30d'],
+      ['9999d', '9999d'],
+      ['2W', '2w'],
+      ['12m', '12m'],
+      [null, 'once'],
     ] as const) {
       it(`should accept ${JSON.stringify(input)} and return ${stored}`, async () => {
         expect((await addedItem({ autoship_interval: input })).autoship_interval).to.equal(stored);
@@ -108,7 +152,13 @@ describe('Recommendation: item fields', () => {
 
   describe('fulfillment_type', () => {
     for (const [input, stored] of [
-      ['automatic', 'automatic'], ['AUTOMATIC', 'automatic'], ['LC', 'LC'], ['lc', 'LC'], ['1L', '1L'], ['1l', '1L'], [null, 'automatic'],
+      ['automatic', 'automatic'],
+      ['AUTOMATIC', 'automatic'],
+      ['LC', 'LC'],
+      ['lc', 'LC'],
+      ['1L', '1L'],
+      ['1l', '1L'],
+      [null, 'automatic'],
     ] as const) {
       it(`should accept ${JSON.stringify(input)} and return ${stored}`, async () => {
         expect((await addedItem({ fulfillment_type: input })).fulfillment_type).to.equal(stored);
@@ -137,7 +187,10 @@ describe('Recommendation: item fields', () => {
       const res = await rejected({ fulfillment_type: 'LC', fullfillment_type: 'automatic' }, 'fullfillment_type');
       expect(res.body).to.deep.equal({
         message: '"%fieldName" and "%otherFieldName" have different values. Send one of them.',
-        parameters: { fieldName: 'recommendation.items[0].fullfillment_type', otherFieldName: 'recommendation.items[0].fulfillment_type' },
+        parameters: {
+          fieldName: 'recommendation.items[0].fullfillment_type',
+          otherFieldName: 'recommendation.items[0].fulfillment_type',
+        },
       });
       await rejected({ fulfillment_type: null, fullfillment_type: 'LC' }, 'fullfillment_type');
       await rejected({ fulfillment_type: 'LC', fullfillment_type: null }, 'fullfillment_type');
@@ -172,19 +225,27 @@ describe('Recommendation: item fields', () => {
     });
 
     it('should accept an item sent back exactly as it was read', async () => {
-      const r = await d.recommendation({ recommendation: { items: [{ sku: 'F-2', qty: 2, note: 'x', doctor_id: 1 }] } });
+      const r = await d.recommendation({
+        recommendation: { items: [{ sku: 'F-2', qty: 2, note: 'x', doctor_id: 1 }] },
+      });
       const res = await d.update(r.recommendation_id, { recommendation: { items: [{ ...r.items[0], qty: 5 }] } });
       expect(ok(res).items[0]).to.deep.equal({ ...r.items[0], qty: 5 });
     });
 
     it('should answer 400 naming an unknown field', async () => {
       const res = await addOne({ colour: 'red' });
-      expect(res.body).to.deep.equal({ message: UNSUPPORTED, parameters: { fieldName: 'recommendation.items[0].colour' } });
+      expect(res.body).to.deep.equal({
+        message: UNSUPPORTED,
+        parameters: { fieldName: 'recommendation.items[0].colour' },
+      });
     });
 
     it('should answer 400 for camelCase spellings of item fields', async () => {
       const res = await addOne({ autoshipInterval: '2d' });
-      expect(res.body).to.deep.equal({ message: UNSUPPORTED, parameters: { fieldName: 'recommendation.items[0].autoshipInterval' } });
+      expect(res.body).to.deep.equal({
+        message: UNSUPPORTED,
+        parameters: { fieldName: 'recommendation.items[0].autoshipInterval' },
+      });
     });
 
     it('should answer 400 naming an unknown field of the recommendation object', async () => {
@@ -209,11 +270,16 @@ describe('Recommendation: item fields', () => {
 
     it('should name the field of the single item form in its errors', async () => {
       const res = await d.add(r.recommendation_id, { recommendation: { item: { sku: 'F-3', qty: 0 } } });
-      expect(res.body).to.deep.equal({ message: INVALID, parameters: { fieldName: 'recommendation.item.qty', value: '0' } });
+      expect(res.body).to.deep.equal({
+        message: INVALID,
+        parameters: { fieldName: 'recommendation.item.qty', value: '0' },
+      });
     });
 
     it('should answer 400 for both item and items', async () => {
-      const res = await d.add(r.recommendation_id, { recommendation: { item: { sku: 'F-3', qty: 1 }, items: [{ sku: 'F-2', qty: 1 }] } });
+      const res = await d.add(r.recommendation_id, {
+        recommendation: { item: { sku: 'F-3', qty: 1 }, items: [{ sku: 'F-2', qty: 1 }] },
+      });
       expect(res.status).to.equal(400);
       expect(res.body).to.deep.equal({
         message: 'Send either "%fieldName" or "%otherFieldName", not both.',
@@ -227,7 +293,10 @@ describe('Recommendation: item fields', () => {
         message: REQUIRED,
         parameters: { fieldName: 'recommendation.items' },
       });
-      expect((await d.update(r.recommendation_id, {})).body).to.deep.equal({ message: REQUIRED, parameters: { fieldName: 'recommendation' } });
+      expect((await d.update(r.recommendation_id, {})).body).to.deep.equal({
+        message: REQUIRED,
+        parameters: { fieldName: 'recommendation' },
+      });
     });
 
     it('should answer 400 when items is not a list or an item not an object', async () => {
@@ -251,14 +320,16 @@ describe('Recommendation: item fields', () => {
         },
       });
       expect(res.body.message).to.equal('One or more input exceptions have occurred.');
-      expect(res.body.errors.map((e: { parameters: { fieldName: string } }) => e.parameters.fieldName)).to.have.members([
-        'recommendation.items[1].qty',
-        'recommendation.items[1].autoship_interval',
-        'recommendation.items[2].sku',
-        'recommendation.items[2].qty',
-        'recommendation.items[2].note',
-        'recommendation.items[2].extra',
-      ]);
+      expect(res.body.errors.map((e: { parameters: { fieldName: string } }) => e.parameters.fieldName)).to.have.members(
+        [
+          'recommendation.items[1].qty',
+          'recommendation.items[1].autoship_interval',
+          'recommendation.items[2].sku',
+          'recommendation.items[2].qty',
+          'recommendation.items[2].note',
+          'recommendation.items[2].extra',
+        ],
+      );
       expect((await d.read(r.recommendation_id)).items).to.deep.equal([]);
     });
 
@@ -275,7 +346,9 @@ describe('Recommendation: item fields', () => {
     });
 
     it('should answer 413 for a body over 1 MiB', async () => {
-      const res = await d.add(r.recommendation_id, { recommendation: { items: [{ sku: 'F-1', qty: 1, note: 'n'.repeat(1024 * 1024) }] } });
+      const res = await d.add(r.recommendation_id, {
+        recommendation: { items: [{ sku: 'F-1', qty: 1, note: 'n'.repeat(1024 * 1024) }] },
+      });
       expect(res.status).to.equal(413);
       expect(res.body.message).to.be.a('string').and.to.contain('limit');
       expect((await d.read(r.recommendation_id)).items).to.deep.equal([]);
@@ -296,7 +369,10 @@ describe('Recommendation: item fields', () => {
         .set('Content-Type', 'text/plain')
         .send('recommendation');
       expect(res.status).to.equal(415);
-      expect(res.body).to.deep.equal({ message: 'Server cannot understand Content-Type HTTP header media type %1', parameters: ['text/plain'] });
+      expect(res.body).to.deep.equal({
+        message: 'Server cannot understand Content-Type HTTP header media type %1',
+        parameters: ['text/plain'],
+      });
     });
   });
 });

@@ -31,7 +31,9 @@ describe('Recommendation: patients', () => {
     });
 
     it('should answer 400 for a second patient with the same email in the same store, whatever its case', async () => {
-      expect((await create('alpha', { firstname: 'A', lastname: 'B', email: 'twice@example.com' })).status).to.equal(200);
+      expect((await create('alpha', { firstname: 'A', lastname: 'B', email: 'twice@example.com' })).status).to.equal(
+        200,
+      );
       const res = await create('alpha', { firstname: 'C', lastname: 'D', email: ' TWICE@example.com' });
       expect(res.status).to.equal(400);
       expect(res.body).to.deep.equal({
@@ -41,7 +43,9 @@ describe('Recommendation: patients', () => {
     });
 
     it('should accept the same email in another store', async () => {
-      expect((await create('alpha', { firstname: 'A', lastname: 'B', email: 'both@example.com' })).status).to.equal(200);
+      expect((await create('alpha', { firstname: 'A', lastname: 'B', email: 'both@example.com' })).status).to.equal(
+        200,
+      );
       expect((await create('beta', { firstname: 'A', lastname: 'B', email: 'both@example.com' })).status).to.equal(200);
     });
 
@@ -54,7 +58,10 @@ describe('Recommendation: patients', () => {
     it('should answer 400 naming every missing field', async () => {
       const errors = inputErrors(await create('alpha', {}));
       expect(errors).to.deep.equal(
-        ['patient.firstname', 'patient.lastname', 'patient.email'].map((fieldName) => ({ message: REQUIRED, parameters: { fieldName } })),
+        ['patient.firstname', 'patient.lastname', 'patient.email'].map((fieldName) => ({
+          message: REQUIRED,
+          parameters: { fieldName },
+        })),
       );
     });
 
@@ -65,9 +72,18 @@ describe('Recommendation: patients', () => {
     });
 
     it('should answer 400 for an invalid email, an empty name and an unknown field', async () => {
-      const errors = inputErrors(await create('alpha', { firstname: ' ', lastname: 'B', email: 'not-an-email', patient_id: 5 }));
-      expect(errors).to.deep.include({ message: INVALID, parameters: { fieldName: 'patient.email', value: 'not-an-email' } });
-      expect(errors.map((e) => e.parameters.fieldName)).to.have.members(['patient.firstname', 'patient.email', 'patient.patient_id']);
+      const errors = inputErrors(
+        await create('alpha', { firstname: ' ', lastname: 'B', email: 'not-an-email', patient_id: 5 }),
+      );
+      expect(errors).to.deep.include({
+        message: INVALID,
+        parameters: { fieldName: 'patient.email', value: 'not-an-email' },
+      });
+      expect(errors.map((e) => e.parameters.fieldName)).to.have.members([
+        'patient.firstname',
+        'patient.email',
+        'patient.patient_id',
+      ]);
       expect(errors).to.deep.include({ message: UNSUPPORTED, parameters: { fieldName: 'patient.patient_id' } });
     });
   });
@@ -89,7 +105,10 @@ describe('Recommendation: patients', () => {
     it('should answer 404 under another store, even with an all-stores token', async () => {
       const res = await d.call('get', 'beta', `/dispensary/patient/${id}`);
       expect(res.status).to.equal(404);
-      expect(res.body).to.deep.equal({ message: 'No such entity with %fieldName = %fieldValue', parameters: { fieldName: 'patient_id', fieldValue: id } });
+      expect(res.body).to.deep.equal({
+        message: 'No such entity with %fieldName = %fieldValue',
+        parameters: { fieldName: 'patient_id', fieldValue: id },
+      });
     });
 
     it('should answer 404 for an id that does not exist, however large', async () => {

@@ -22,11 +22,28 @@ describe('Recommendation: creating and reading recommendations', () => {
 
     it('should answer an empty comprehensive recommendation with every field of the contract', () => {
       expect(r).to.have.all.keys(
-        'recommendation_id', 'patient_id', 'store_id', 'format', 'status', 'note',
-        'notify_email', 'notify_sms', 'created_at', 'updated_at', 'items',
+        'recommendation_id',
+        'patient_id',
+        'store_id',
+        'format',
+        'status',
+        'note',
+        'notify_email',
+        'notify_sms',
+        'created_at',
+        'updated_at',
+        'items',
       );
       expect(r.recommendation_id).to.match(UUID);
-      expect(r).to.include({ patient_id: patientId, store_id: 1, format: 'comprehensive', status: 'pending', note: null, notify_email: false, notify_sms: false });
+      expect(r).to.include({
+        patient_id: patientId,
+        store_id: 1,
+        format: 'comprehensive',
+        status: 'pending',
+        note: null,
+        notify_email: false,
+        notify_sms: false,
+      });
       expect(r.items).to.deep.equal([]);
     });
 
@@ -56,7 +73,15 @@ describe('Recommendation: creating and reading recommendations', () => {
           notify_email: true,
           notify_sms: 'false',
           items: [
-            { sku: ' rec-2 ', qty: '3', autoship_interval: '30D', note: 'morning', fulfillment_type: 'lc', doctor_id: '7', location_id: 9 },
+            {
+              sku: ' rec-2 ',
+              qty: '3',
+              autoship_interval: '30D',
+              note: 'morning',
+              fulfillment_type: 'lc',
+              doctor_id: '7',
+              location_id: 9,
+            },
             { sku: 'REC-OUT', qty: 1 },
             { sku: 'REC-2', qty: 9, note: 'ignored duplicate' },
           ],
@@ -70,7 +95,14 @@ describe('Recommendation: creating and reading recommendations', () => {
 
     it('should store each item with canonical values, its sku spelled as in the catalog', () => {
       expect(r.items[0]).to.deep.include({
-        sku: 'REC-2', qty: 3, autoship_interval: '30d', note: 'morning', fulfillment_type: 'LC', doctor_id: 7, location_id: 9, availability: 'in stock',
+        sku: 'REC-2',
+        qty: 3,
+        autoship_interval: '30d',
+        note: 'morning',
+        fulfillment_type: 'LC',
+        doctor_id: 7,
+        location_id: 9,
+        availability: 'in stock',
       });
       expect(r.items[0]!.item_id).to.match(UUID);
     });
@@ -82,28 +114,47 @@ describe('Recommendation: creating and reading recommendations', () => {
 
     it('should give defaults to absent options and availability from the catalog', () => {
       expect(r.items[1]).to.deep.include({
-        sku: 'REC-OUT', qty: 1, autoship_interval: 'once', note: null, fulfillment_type: 'automatic', doctor_id: null, location_id: null, availability: 'out of stock',
+        sku: 'REC-OUT',
+        qty: 1,
+        autoship_interval: 'once',
+        note: null,
+        fulfillment_type: 'automatic',
+        doctor_id: null,
+        location_id: null,
+        availability: 'out of stock',
       });
     });
   });
 
   describe('when created in the simple format', () => {
     it('should turn every sku into an item with qty 1 and default options', async () => {
-      const r = await d.recommendation({ recommendation: { items: ['rec-1', ' Rec-Three', 'REC-1'], notify_sms: true } });
+      const r = await d.recommendation({
+        recommendation: { items: ['rec-1', ' Rec-Three', 'REC-1'], notify_sms: true },
+      });
       expect(r.format).to.equal('simple');
       expect(r.notify_sms).to.equal(true);
       expect(skus(r)).to.deep.equal(['REC-1', 'Rec-Three']);
       for (const item of r.items) {
-        expect(item).to.deep.include({ qty: 1, autoship_interval: 'once', note: null, fulfillment_type: 'automatic', doctor_id: null, location_id: null });
+        expect(item).to.deep.include({
+          qty: 1,
+          autoship_interval: 'once',
+          note: null,
+          fulfillment_type: 'automatic',
+          doctor_id: null,
+          location_id: null,
+        });
       }
     });
 
     it('should answer 400 for a mix of skus and item objects, creating nothing', async () => {
       const patientId = await d.patient();
-      const errors = inputErrors(await d.createRecommendation(patientId, { recommendation: { items: ['REC-1', { sku: 'REC-2', qty: 1 }] } }));
+      const errors = inputErrors(
+        await d.createRecommendation(patientId, { recommendation: { items: ['REC-1', { sku: 'REC-2', qty: 1 }] } }),
+      );
       expect(errors).to.deep.equal([
         {
-          message: '"%fieldName" mixes skus (simple format) and item objects (comprehensive format). Use one format for every item.',
+          message:
+            '"%fieldName" mixes skus (simple format) and item objects (comprehensive format). Use one format for every item.',
           parameters: { fieldName: 'recommendation.items' },
         },
       ]);
@@ -112,8 +163,13 @@ describe('Recommendation: creating and reading recommendations', () => {
 
     it('should answer 400 for an empty sku or one longer than 64 characters', async () => {
       const patientId = await d.patient();
-      const errors = inputErrors(await d.createRecommendation(patientId, { recommendation: { items: ['  ', 'x'.repeat(65)] } }));
-      expect(errors.map((e) => e.parameters.fieldName)).to.deep.equal(['recommendation.items[0]', 'recommendation.items[1]']);
+      const errors = inputErrors(
+        await d.createRecommendation(patientId, { recommendation: { items: ['  ', 'x'.repeat(65)] } }),
+      );
+      expect(errors.map((e) => e.parameters.fieldName)).to.deep.equal([
+        'recommendation.items[0]',
+        'recommendation.items[1]',
+      ]);
     });
   });
 
@@ -121,7 +177,15 @@ describe('Recommendation: creating and reading recommendations', () => {
     it('should answer 400 naming every unknown or disabled sku, and create nothing', async () => {
       const patientId = await d.patient();
       const errors = inputErrors(
-        await d.createRecommendation(patientId, { recommendation: { items: [{ sku: 'REC-1', qty: 1 }, { sku: 'NO-SUCH', qty: 1 }, { sku: 'rec-off', qty: 2 }] } }),
+        await d.createRecommendation(patientId, {
+          recommendation: {
+            items: [
+              { sku: 'REC-1', qty: 1 },
+              { sku: 'NO-SUCH', qty: 1 },
+              { sku: 'rec-off', qty: 2 },
+            ],
+          },
+        }),
       );
       expect(errors).to.deep.equal([
         {
@@ -129,7 +193,8 @@ describe('Recommendation: creating and reading recommendations', () => {
           parameters: { sku: 'NO-SUCH', fieldName: 'recommendation.items[1].sku' },
         },
         {
-          message: 'The product with SKU "%sku" is disabled and cannot be added to a recommendation. Verify "%fieldName" and try again.',
+          message:
+            'The product with SKU "%sku" is disabled and cannot be added to a recommendation. Verify "%fieldName" and try again.',
           parameters: { sku: 'rec-off', fieldName: 'recommendation.items[2].sku' },
         },
       ]);
@@ -148,7 +213,9 @@ describe('Recommendation: creating and reading recommendations', () => {
     it('should answer 400 for a note over 2000 characters and non-boolean notify flags', async () => {
       const patientId = await d.patient();
       const errors = inputErrors(
-        await d.createRecommendation(patientId, { recommendation: { note: 'n'.repeat(2001), notify_email: 'maybe', notify_sms: 3 } }),
+        await d.createRecommendation(patientId, {
+          recommendation: { note: 'n'.repeat(2001), notify_email: 'maybe', notify_sms: 3 },
+        }),
       );
       expect(errors.map((e) => e.parameters.fieldName)).to.deep.equal([
         'recommendation.note',
@@ -164,8 +231,13 @@ describe('Recommendation: creating and reading recommendations', () => {
 
     it('should answer 400 naming an unknown recommendation field, format and status included', async () => {
       const patientId = await d.patient();
-      const errors = inputErrors(await d.createRecommendation(patientId, { recommendation: { format: 'simple', status: 'done' } }));
-      expect(errors.map((e) => e.parameters.fieldName)).to.deep.equal(['recommendation.format', 'recommendation.status']);
+      const errors = inputErrors(
+        await d.createRecommendation(patientId, { recommendation: { format: 'simple', status: 'done' } }),
+      );
+      expect(errors.map((e) => e.parameters.fieldName)).to.deep.equal([
+        'recommendation.format',
+        'recommendation.status',
+      ]);
     });
 
     it('should answer 400 for more than 1000 items with a clear message', async () => {
@@ -184,7 +256,10 @@ describe('Recommendation: creating and reading recommendations', () => {
     it('should answer 404 for a patient that does not exist', async () => {
       const res = await d.createRecommendation(424242, undefined);
       expect(res.status).to.equal(404);
-      expect(res.body).to.deep.equal({ message: 'No such entity with %fieldName = %fieldValue', parameters: { fieldName: 'patient_id', fieldValue: 424242 } });
+      expect(res.body).to.deep.equal({
+        message: 'No such entity with %fieldName = %fieldValue',
+        parameters: { fieldName: 'patient_id', fieldValue: 424242 },
+      });
     });
 
     it('should answer 404 for a patient of another store', async () => {
@@ -193,10 +268,12 @@ describe('Recommendation: creating and reading recommendations', () => {
       expect(res.status).to.equal(404);
     });
 
-    it('should create it in the patient\'s store under the all scope', async () => {
+    it("should create it in the patient's store under the all scope", async () => {
       const patientId = await d.patient('alpha');
       const r = ok(await d.createRecommendation(patientId, { recommendation: { items: ['REC-1'] } }, 'all'));
-      const alpha = (await d.call('get', 'all', '/store/storeViews')).body.find((s: { code: string }) => s.code === 'alpha');
+      const alpha = (await d.call('get', 'all', '/store/storeViews')).body.find(
+        (s: { code: string }) => s.code === 'alpha',
+      );
       expect(r.store_id).to.equal(alpha.id);
       expect(ok(await d.get(r.recommendation_id, 'alpha')).recommendation_id).to.equal(r.recommendation_id);
       expect((await d.get(r.recommendation_id, 'default')).status).to.equal(404);

@@ -19,7 +19,12 @@ describe('Recommendation: a migration that adds columns while the service runs',
     // Every hot statement prepared on the pool's connections before the change.
     for (let i = 0; i < 3; i++) expect((await d.get(rec.recommendation_id)).status).to.equal(200);
     const knex = d.t.app.knex;
-    const added = ['integration_token', 'dispensary_recommendation', 'dispensary_recommendation_item', 'catalog_product'];
+    const added = [
+      'integration_token',
+      'dispensary_recommendation',
+      'dispensary_recommendation_item',
+      'catalog_product',
+    ];
     for (const table of added) await knex.schema.alterTable(table, (t) => t.string('added_later', 10).nullable());
     try {
       const read = await d.get(rec.recommendation_id);
@@ -27,7 +32,9 @@ describe('Recommendation: a migration that adds columns while the service runs',
       expect(read.body).to.not.have.property('added_later');
       const add = await d.add(rec.recommendation_id, { recommendation: { items: [{ sku: 'SCHEMA-2', qty: 2 }] } });
       expect(add.status, JSON.stringify(add.body)).to.equal(200);
-      const update = await d.update(rec.recommendation_id, { recommendation: { items: [{ sku: 'SCHEMA-1', qty: 5 }] } });
+      const update = await d.update(rec.recommendation_id, {
+        recommendation: { items: [{ sku: 'SCHEMA-1', qty: 5 }] },
+      });
       expect(update.status, JSON.stringify(update.body)).to.equal(200);
       expect(update.body.items.map((i: { sku: string; qty: number }) => [i.sku, i.qty])).to.deep.equal([
         ['SCHEMA-1', 5],

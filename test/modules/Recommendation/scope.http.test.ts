@@ -22,29 +22,46 @@ describe('Recommendation: scope isolation', () => {
 
   const NOT_FOUND = { message: 'No such entity with %fieldName = %fieldValue' };
 
-  for (const [who, token] of [['an all-stores token', () => d.token], ['a token of that store', () => betaToken]] as const) {
+  for (const [who, token] of [
+    ['an all-stores token', () => d.token],
+    ['a token of that store', () => betaToken],
+  ] as const) {
     describe(`when a recommendation of store alpha is used under store beta with ${who}`, () => {
       it('should answer 404 on every route, exactly as if it did not exist, and change nothing', async () => {
         const rec = `/rest/beta/V1/dispensary/recommendation/${r.recommendation_id}`;
         const auth = `Bearer ${token()}`;
         const answers = [
           await request(d.http).get(rec).set('Authorization', auth),
-          await request(d.http).post(`${rec}/item`).set('Authorization', auth).send({ recommendation: { items: [{ sku: 'S-2', qty: 1 }] } }),
-          await request(d.http).put(`${rec}/item`).set('Authorization', auth).send({ recommendation: { items: [{ sku: 'S-1', qty: 5 }] } }),
+          await request(d.http)
+            .post(`${rec}/item`)
+            .set('Authorization', auth)
+            .send({ recommendation: { items: [{ sku: 'S-2', qty: 1 }] } }),
+          await request(d.http)
+            .put(`${rec}/item`)
+            .set('Authorization', auth)
+            .send({ recommendation: { items: [{ sku: 'S-1', qty: 5 }] } }),
           await request(d.http).delete(`${rec}/item?id[]=${r.items[0]!.item_id}`).set('Authorization', auth),
         ];
         for (const res of answers) {
           expect(res.status).to.equal(404);
           expect(res.body).to.deep.include(NOT_FOUND);
-          expect(res.body.parameters).to.deep.equal({ fieldName: 'recommendation_id', fieldValue: r.recommendation_id });
+          expect(res.body.parameters).to.deep.equal({
+            fieldName: 'recommendation_id',
+            fieldValue: r.recommendation_id,
+          });
         }
         expect(await d.read(r.recommendation_id, 'alpha')).to.deep.equal(r);
       });
 
       it('should answer 404 for the patient and for creating a recommendation for it', async () => {
         const auth = `Bearer ${token()}`;
-        expect((await request(d.http).get(`/rest/beta/V1/dispensary/patient/${patientId}`).set('Authorization', auth)).status).to.equal(404);
-        const create = await request(d.http).post(`/rest/beta/V1/dispensary/patient/${patientId}/recommendation`).set('Authorization', auth);
+        expect(
+          (await request(d.http).get(`/rest/beta/V1/dispensary/patient/${patientId}`).set('Authorization', auth))
+            .status,
+        ).to.equal(404);
+        const create = await request(d.http)
+          .post(`/rest/beta/V1/dispensary/patient/${patientId}/recommendation`)
+          .set('Authorization', auth);
         expect(create.status).to.equal(404);
       });
     });
@@ -52,18 +69,25 @@ describe('Recommendation: scope isolation', () => {
 
   describe('when the default scope (/rest/V1) is used for data of another store', () => {
     it('should answer 404', async () => {
-      const res = await request(d.http).get(`/rest/V1/dispensary/recommendation/${r.recommendation_id}`).set('Authorization', `Bearer ${d.token}`);
+      const res = await request(d.http)
+        .get(`/rest/V1/dispensary/recommendation/${r.recommendation_id}`)
+        .set('Authorization', `Bearer ${d.token}`);
       expect(res.status).to.equal(404);
     });
   });
 
-  describe('when the store\'s own token is used under its store', () => {
+  describe("when the store's own token is used under its store", () => {
     it('should read and change the recommendation', async () => {
       const rec = `/rest/alpha/V1/dispensary/recommendation/${r.recommendation_id}`;
       expect((await request(d.http).get(rec).set('Authorization', `Bearer ${alphaToken}`)).status).to.equal(200);
-      const res = await request(d.http).post(`${rec}/item`).set('Authorization', `Bearer ${alphaToken}`).send({ recommendation: { items: [{ sku: 'S-2', qty: 1 }] } });
+      const res = await request(d.http)
+        .post(`${rec}/item`)
+        .set('Authorization', `Bearer ${alphaToken}`)
+        .send({ recommendation: { items: [{ sku: 'S-2', qty: 1 }] } });
       expect(ok(res).items.map((i) => i.sku)).to.deep.equal(['S-1', 'S-2']);
-      await request(d.http).delete(`${rec}/item?id[]=${res.body.items[1].item_id}`).set('Authorization', `Bearer ${alphaToken}`);
+      await request(d.http)
+        .delete(`${rec}/item?id[]=${res.body.items[1].item_id}`)
+        .set('Authorization', `Bearer ${alphaToken}`);
     });
   });
 
@@ -94,7 +118,9 @@ describe('Recommendation: scope isolation', () => {
       const other = await d.recommendation({ recommendation: { items: ['S-2'] } }, 'beta');
       expect(ok(await d.get(r.recommendation_id, 'all')).store_id).to.equal(r.store_id);
       expect(ok(await d.get(other.recommendation_id, 'all')).store_id).to.equal(other.store_id);
-      const updated = ok(await d.update(other.recommendation_id, { recommendation: { items: [{ sku: 'S-2', qty: 4 }] } }, 'all'));
+      const updated = ok(
+        await d.update(other.recommendation_id, { recommendation: { items: [{ sku: 'S-2', qty: 4 }] } }, 'all'),
+      );
       expect(updated.items[0]!.qty).to.equal(4);
       expect(updated.store_id).to.equal(other.store_id);
     });

@@ -116,7 +116,10 @@ export class Dispensary {
     for (const sku of skus) await this.product(sku);
   }
 
-  async patient(scope = 'default', data: Partial<{ firstname: string; lastname: string; email: string }> = {}): Promise<number> {
+  async patient(
+    scope = 'default',
+    data: Partial<{ firstname: string; lastname: string; email: string }> = {},
+  ): Promise<number> {
     const res = await this.call('post', scope, '/dispensary/patient').send({
       patient: { firstname: 'Ada', lastname: 'Lovelace', email: `${unique('patient')}@example.com`, ...data },
     });
@@ -164,7 +167,10 @@ export class Dispensary {
   /** Sets updated_at far in the past, so a test can see whether a request changes it (no sleeping). */
   async ageRecommendation(recommendationId: string): Promise<string> {
     const old = '2000-01-01 00:00:00';
-    await this.t.app.knex('dispensary_recommendation').where({ recommendation_id: recommendationId }).update({ updated_at: old });
+    await this.t.app
+      .knex('dispensary_recommendation')
+      .where({ recommendation_id: recommendationId })
+      .update({ updated_at: old });
     return old;
   }
 }

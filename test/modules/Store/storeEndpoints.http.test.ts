@@ -8,9 +8,22 @@ const DENIED = {
 };
 
 const CONFIG_FIELDS = [
-  'id', 'code', 'website_id', 'locale', 'base_currency_code', 'default_display_currency_code', 'timezone', 'weight_unit',
-  'base_url', 'base_link_url', 'base_static_url', 'base_media_url',
-  'secure_base_url', 'secure_base_link_url', 'secure_base_static_url', 'secure_base_media_url',
+  'id',
+  'code',
+  'website_id',
+  'locale',
+  'base_currency_code',
+  'default_display_currency_code',
+  'timezone',
+  'weight_unit',
+  'base_url',
+  'base_link_url',
+  'base_static_url',
+  'base_media_url',
+  'secure_base_url',
+  'secure_base_link_url',
+  'secure_base_static_url',
+  'secure_base_media_url',
 ];
 
 describe('Store: websites, store groups and store configs', () => {
@@ -49,7 +62,8 @@ describe('Store: websites, store groups and store configs', () => {
       const res = await get('/rest/beta/V1/store/websites', alphaToken);
       expect(res.status).to.equal(401);
       expect(res.body).to.deep.equal({
-        message: 'The token is bound to another store and cannot be used with the store "%storeCode". Use the URL of its own store.',
+        message:
+          'The token is bound to another store and cannot be used with the store "%storeCode". Use the URL of its own store.',
         parameters: { storeCode: 'beta' },
       });
     });
@@ -61,9 +75,23 @@ describe('Store: websites, store groups and store configs', () => {
       expect(res.status).to.equal(200);
       expect(res.body).to.deep.equal([
         { id: 0, website_id: 0, root_category_id: 0, default_store_id: 0, name: 'Default', code: 'default' },
-        { id: 1, website_id: 1, root_category_id: 2, default_store_id: 1, name: 'Main Website Store', code: 'main_website_store' },
+        {
+          id: 1,
+          website_id: 1,
+          root_category_id: 2,
+          default_store_id: 1,
+          name: 'Main Website Store',
+          code: 'main_website_store',
+        },
       ]);
-      expect(Object.keys(res.body[1])).to.deep.equal(['id', 'website_id', 'root_category_id', 'default_store_id', 'name', 'code']);
+      expect(Object.keys(res.body[1])).to.deep.equal([
+        'id',
+        'website_id',
+        'root_category_id',
+        'default_store_id',
+        'name',
+        'code',
+      ]);
     });
   });
 
@@ -130,9 +158,26 @@ describe('Store: websites, store groups and store configs', () => {
       }
       const res = await get('/rest/all/V1/store/storeConfigs', allStores);
       const [base, alpha, beta] = res.body;
-      expect(base).to.include({ locale: 'de_DE', base_currency_code: 'EUR', default_display_currency_code: 'USD', timezone: 'UTC', base_url: 'https://shop.example.com/', base_media_url: 'https://shop.example.com/media/' });
-      expect(alpha).to.include({ locale: 'de_DE', timezone: 'Europe/Berlin', weight_unit: 'kgs', default_display_currency_code: 'CHF' });
-      expect(beta).to.include({ locale: 'fr_FR', secure_base_url: 'https://secure.example.com/', secure_base_static_url: 'https://secure.example.com/static/', base_url: 'https://shop.example.com/' });
+      expect(base).to.include({
+        locale: 'de_DE',
+        base_currency_code: 'EUR',
+        default_display_currency_code: 'USD',
+        timezone: 'UTC',
+        base_url: 'https://shop.example.com/',
+        base_media_url: 'https://shop.example.com/media/',
+      });
+      expect(alpha).to.include({
+        locale: 'de_DE',
+        timezone: 'Europe/Berlin',
+        weight_unit: 'kgs',
+        default_display_currency_code: 'CHF',
+      });
+      expect(beta).to.include({
+        locale: 'fr_FR',
+        secure_base_url: 'https://secure.example.com/',
+        secure_base_static_url: 'https://secure.example.com/static/',
+        base_url: 'https://shop.example.com/',
+      });
       // Setting it again replaces the value.
       expect((await t.cli('store:config:set', '--store', 'beta', 'general/locale/code', 'it_IT')).code).to.equal(0);
       const again = await get('/rest/beta/V1/store/storeConfigs', allStores);
@@ -163,13 +208,23 @@ describe('Store: websites, store groups and store configs', () => {
   describe('GET /rest/<scope>/schema', () => {
     it('should describe the store routes and both security schemes', async () => {
       const res = await request(t.http).get('/rest/default/schema?services=all');
-      for (const path of ['/V1/store/websites', '/V1/store/storeGroups', '/V1/store/storeConfigs', '/V1/store/storeViews']) {
+      for (const path of [
+        '/V1/store/websites',
+        '/V1/store/storeGroups',
+        '/V1/store/storeConfigs',
+        '/V1/store/storeViews',
+      ]) {
         expect(res.body.paths[path].get['x-resources'], path).to.deep.equal(['Dispensary_Store::stores']);
       }
-      const storeCodes = res.body.paths['/V1/store/storeConfigs'].get.parameters.find((p: { name: string }) => p.name === 'store_codes');
+      const storeCodes = res.body.paths['/V1/store/storeConfigs'].get.parameters.find(
+        (p: { name: string }) => p.name === 'store_codes',
+      );
       expect(storeCodes).to.include({ in: 'query' });
       expect(res.body.securityDefinitions.Bearer).to.include({ type: 'apiKey', in: 'header', name: 'Authorization' });
-      expect(res.body.securityDefinitions.OAuth1['x-oauth1'].signatureMethods).to.deep.equal(['HMAC-SHA256', 'HMAC-SHA1']);
+      expect(res.body.securityDefinitions.OAuth1['x-oauth1'].signatureMethods).to.deep.equal([
+        'HMAC-SHA256',
+        'HMAC-SHA1',
+      ]);
       expect(res.body.security).to.deep.equal([{ Bearer: [] }, { OAuth1: [] }]);
       expect(res.body.paths['/V1/integration/admin/token'].post.security).to.deep.equal([]);
     });

@@ -23,7 +23,9 @@ describe('Store: stores and scopes', () => {
   it('should create a store with the CLI and serve its scope at once', async () => {
     const result = await t.cli('store:create', '--code', 'north_clinic', '--name', 'North Clinic');
     expect(result.code).to.equal(0);
-    const res = await request(t.http).get('/rest/north_clinic/V1/store/storeViews').set('Authorization', `Bearer ${token}`);
+    const res = await request(t.http)
+      .get('/rest/north_clinic/V1/store/storeViews')
+      .set('Authorization', `Bearer ${token}`);
     expect(res.status).to.equal(200);
     expect(res.body.map((s: { code: string }) => s.code)).to.deep.equal(['admin', 'default', 'north_clinic']);
   });

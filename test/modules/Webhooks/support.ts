@@ -24,7 +24,10 @@ export class WebhookWorld {
   }
 
   subscribeRaw(webhook: Record<string, unknown>, token = this.adminToken) {
-    return request(this.d.http).post('/rest/V1/webhooks/subscribe').set('Authorization', `Bearer ${token}`).send({ webhook });
+    return request(this.d.http)
+      .post('/rest/V1/webhooks/subscribe')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ webhook });
   }
 
   /** Subscribes (asserting 200) and answers the body; unsubscribed by `clear()`. */
@@ -38,7 +41,10 @@ export class WebhookWorld {
 
   async clear(): Promise<void> {
     for (const webhook of this.subscribed.splice(0)) {
-      const res = await request(this.d.http).post('/rest/V1/webhooks/unsubscribe').set('Authorization', `Bearer ${this.adminToken}`).send({ webhook });
+      const res = await request(this.d.http)
+        .post('/rest/V1/webhooks/unsubscribe')
+        .set('Authorization', `Bearer ${this.adminToken}`)
+        .send({ webhook });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
     }
   }

@@ -45,7 +45,12 @@ describe('Webhooks: synchronous hooks on Add Items', function () {
       const list = await request(w.d.http).get('/rest/V1/webhooks/list').set('Authorization', `Bearer ${w.adminToken}`);
       expect(list.status).to.equal(200);
       const listed = (list.body as Record<string, unknown>[]).find((hook) => hook.hook_name === 'h1')!;
-      expect(listed).to.include({ webhook_method: ADD_ITEMS, webhook_type: 'before', url: receiver.url(), source: 'api' });
+      expect(listed).to.include({
+        webhook_method: ADD_ITEMS,
+        webhook_type: 'before',
+        url: receiver.url(),
+        source: 'api',
+      });
       expect(listed).not.to.have.property('secret');
       // Stored encrypted, never in clear.
       const rows = (await w.d.t.app.knex('webhook_subscription').select('secret')) as { secret: string }[];
@@ -59,17 +64,38 @@ describe('Webhooks: synchronous hooks on Add Items', function () {
     });
 
     it("should refuse a caller whose token lacks the ACL resource (Magento's 401)", async () => {
-      const token = await w.d.t.integrationToken({ allStores: true, resources: ['Dispensary_Recommendation::recommendation'] });
-      const res = await w.subscribeRaw({ webhook_method: ADD_ITEMS, webhook_type: 'before', batch_name: 'b', hook_name: 'h', url: receiver.url() }, token);
+      const token = await w.d.t.integrationToken({
+        allStores: true,
+        resources: ['Dispensary_Recommendation::recommendation'],
+      });
+      const res = await w.subscribeRaw(
+        { webhook_method: ADD_ITEMS, webhook_type: 'before', batch_name: 'b', hook_name: 'h', url: receiver.url() },
+        token,
+      );
       expect(res.status).to.equal(401);
-      expect(res.body).to.deep.equal({ message: "The consumer isn't authorized to access %resources.", parameters: { resources: 'Dispensary_Webhooks::webhooks_subscribe' } });
+      expect(res.body).to.deep.equal({
+        message: "The consumer isn't authorized to access %resources.",
+        parameters: { resources: 'Dispensary_Webhooks::webhooks_subscribe' },
+      });
     });
 
     it('should refuse a plugin name no route reaches, and the login route (its arguments are credentials)', async () => {
-      const unknown = await w.subscribeRaw({ webhook_method: 'plugin.dispensary.recommendation.api.nothing.here', webhook_type: 'before', batch_name: 'b', hook_name: 'h', url: receiver.url() });
+      const unknown = await w.subscribeRaw({
+        webhook_method: 'plugin.dispensary.recommendation.api.nothing.here',
+        webhook_type: 'before',
+        batch_name: 'b',
+        hook_name: 'h',
+        url: receiver.url(),
+      });
       expect(unknown.status).to.equal(400);
       expect(unknown.body.message).to.equal('No webhook is named "%name": see webhooks:list:all.');
-      const login = await w.subscribeRaw({ webhook_method: 'plugin.dispensary.integration.api.admin_token_service.create_admin_access_token', webhook_type: 'before', batch_name: 'b', hook_name: 'h', url: receiver.url() });
+      const login = await w.subscribeRaw({
+        webhook_method: 'plugin.dispensary.integration.api.admin_token_service.create_admin_access_token',
+        webhook_type: 'before',
+        batch_name: 'b',
+        hook_name: 'h',
+        url: receiver.url(),
+      });
       expect(login.status).to.equal(400);
       expect(login.body.message).to.equal('The webhook "%name" would receive credentials and cannot be subscribed.');
     });
@@ -81,10 +107,18 @@ describe('Webhooks: synchronous hooks on Add Items', function () {
       ['http://[::ffff:169.254.169.254]/', 'metadata'],
     ] as const) {
       it(`should refuse ${url} (400, nothing stored)`, async () => {
-        const res = await w.subscribeRaw({ webhook_method: ADD_ITEMS, webhook_type: 'before', batch_name: 'b', hook_name: 'h', url });
+        const res = await w.subscribeRaw({
+          webhook_method: ADD_ITEMS,
+          webhook_type: 'before',
+          batch_name: 'b',
+          hook_name: 'h',
+          url,
+        });
         expect(res.status, JSON.stringify(res.body)).to.equal(400);
         expect(String(res.body.message)).to.include(why);
-        expect(await w.d.t.app.knex('webhook_subscription').count({ n: '*' }).first()).to.satisfy((row: { n: number | string }) => Number(row.n) === 0);
+        expect(await w.d.t.app.knex('webhook_subscription').count({ n: '*' }).first()).to.satisfy(
+          (row: { n: number | string }) => Number(row.n) === 0,
+        );
       });
     }
   });
@@ -99,7 +133,10 @@ describe('Webhooks: synchronous hooks on Add Items', function () {
       expect(call!.verified, 'signature verified by standardwebhooks').to.equal(true);
       expect(call!.headers['webhook-id']).to.match(/^msg_/);
       expect(call!.headers['webhook-signature']).to.match(/^v1,/);
-      expect(call!.body).to.deep.equal({ recommendationId: r.recommendation_id, recommendation: { items: [{ sku: 'W-2', qty: 2 }] } });
+      expect(call!.body).to.deep.equal({
+        recommendationId: r.recommendation_id,
+        recommendation: { items: [{ sku: 'W-2', qty: 2 }] },
+      });
     });
 
     it('should fail the request with the hook message and save nothing when it answers exception', async () => {
@@ -151,16 +188,30 @@ describe('Webhooks: synchronous hooks on Add Items', function () {
       // While Add Items waits for its hook, the receiver makes another write request and answers only after it.
       // Were the hook inside a transaction (on SQLite: the one writer), that write would wait for the hook: a deadlock until the timeout.
       receiver.answer = async () => {
-        otherStatus = (await w.d.update(other.recommendation_id, { recommendation: { items: [{ sku: 'W-1', qty: 5 }] } })).status;
+        otherStatus = (
+          await w.d.update(other.recommendation_id, { recommendation: { items: [{ sku: 'W-1', qty: 5 }] } })
+        ).status;
         return { json: { op: 'success' } };
       };
-      await w.subscribe({ url: receiver.url(), secret: SECRET, required: true, timeout: 3000, fallback_error_message: 'Timed out.' });
+      await w.subscribe({
+        url: receiver.url(),
+        secret: SECRET,
+        required: true,
+        timeout: 3000,
+        fallback_error_message: 'Timed out.',
+      });
       ok(await w.d.add(r.recommendation_id, { recommendation: { items: [{ sku: 'W-2', qty: 2 }] } }));
       expect(otherStatus).to.equal(200);
     });
 
     it('should answer the fallback message when a required hook times out, and save nothing', async () => {
-      await w.subscribe({ url: receiver.url(), secret: SECRET, required: true, timeout: 300, fallback_error_message: 'The stock service is not answering.' });
+      await w.subscribe({
+        url: receiver.url(),
+        secret: SECRET,
+        required: true,
+        timeout: 300,
+        fallback_error_message: 'The stock service is not answering.',
+      });
       receiver.answer = () => ({ hang: true });
       const started = Date.now();
       const res = await w.d.add(r.recommendation_id, { recommendation: { items: [{ sku: 'W-2', qty: 2 }] } });
@@ -185,7 +236,12 @@ describe('Webhooks: synchronous hooks on Add Items', function () {
     ] as const) {
       it(`should fail a required hook that ${what} with its fallback message, and skip an optional one`, async () => {
         receiver.answer = () => answer;
-        await w.subscribe({ url: receiver.url(), secret: SECRET, required: true, fallback_error_message: 'Validation is unavailable.' });
+        await w.subscribe({
+          url: receiver.url(),
+          secret: SECRET,
+          required: true,
+          fallback_error_message: 'Validation is unavailable.',
+        });
         const refused = await w.d.add(r.recommendation_id, { recommendation: { items: [{ sku: 'W-2', qty: 2 }] } });
         expect(refused.status).to.equal(400);
         expect(refused.body).to.deep.equal({ message: 'Validation is unavailable.' });
@@ -220,7 +276,10 @@ describe('Webhooks: synchronous hooks on Add Items', function () {
         url: receiver.url(),
         secret: SECRET,
         rules: [{ field: 'recommendation.items.0.sku', operator: 'regex', value: '/^w-3$/i' }],
-        fields: [{ name: 'sku', source: 'recommendation.items.0.sku' }, { name: 'id', source: 'recommendationId' }],
+        fields: [
+          { name: 'sku', source: 'recommendation.items.0.sku' },
+          { name: 'id', source: 'recommendationId' },
+        ],
       });
       ok(await w.d.add(r.recommendation_id, { recommendation: { items: [{ sku: 'W-2', qty: 2 }] } }));
       expect(receiver.received).to.have.length(0);
@@ -248,8 +307,20 @@ describe('Webhooks: synchronous hooks on Add Items', function () {
         }
         return { delayMs: 200, json: { op: 'success' } };
       };
-      await w.subscribe({ url: receiver.url('/second'), secret: SECRET, batch_name: 'a', hook_name: 'second', priority: 10 });
-      await w.subscribe({ url: receiver.url('/first'), secret: SECRET, batch_name: 'a', hook_name: 'first', priority: 20 });
+      await w.subscribe({
+        url: receiver.url('/second'),
+        secret: SECRET,
+        batch_name: 'a',
+        hook_name: 'second',
+        priority: 10,
+      });
+      await w.subscribe({
+        url: receiver.url('/first'),
+        secret: SECRET,
+        batch_name: 'a',
+        hook_name: 'first',
+        priority: 20,
+      });
       await w.subscribe({ url: receiver.url('/slow1'), secret: SECRET, batch_name: 'b', hook_name: 'slow' });
       await w.subscribe({ url: receiver.url('/slow2'), secret: SECRET, batch_name: 'c', hook_name: 'slow' });
       const started = Date.now();
@@ -272,7 +343,9 @@ describe('Webhooks: synchronous hooks on Add Items', function () {
       expect(all).not.to.include('W-2');
       expect(all).not.to.include(SECRET.slice(6));
       const metrics = await request(w.d.http).get('/metrics');
-      expect(metrics.text).to.match(new RegExp(`webhook_calls_total\\{hook="${ADD_ITEMS}:before:b1:h1",outcome="success"\\} \\d+`));
+      expect(metrics.text).to.match(
+        new RegExp(`webhook_calls_total\\{hook="${ADD_ITEMS}:before:b1:h1",outcome="success"\\} \\d+`),
+      );
       expect(metrics.text).to.include('webhook_call_duration_seconds_bucket');
     });
   });
@@ -283,7 +356,9 @@ describe('Webhooks: synchronous hooks on Add Items', function () {
       receiver.answer = () => ({ json: { op: 'replace', path: 'result/note', value: 'checked by the pharmacy' } });
       const res = ok(await w.d.add(r.recommendation_id, { recommendation: { items: [{ sku: 'W-2', qty: 2 }] } }));
       expect(res.note).to.equal('checked by the pharmacy');
-      expect((receiver.received[0]!.body as { result: Recommendation }).result.items.map((item) => item.sku)).to.deep.equal(['W-1', 'W-2']);
+      expect(
+        (receiver.received[0]!.body as { result: Recommendation }).result.items.map((item) => item.sku),
+      ).to.deep.equal(['W-1', 'W-2']);
     });
 
     it('should roll the whole request back when an after hook vetoes', async () => {
@@ -295,7 +370,11 @@ describe('Webhooks: synchronous hooks on Add Items', function () {
     });
 
     it('should run observer.<event> hooks on the event, and roll back on their veto', async () => {
-      await w.subscribe({ url: receiver.url(), secret: SECRET, webhook_method: 'observer.dispensary_recommendation_items_add_after' });
+      await w.subscribe({
+        url: receiver.url(),
+        secret: SECRET,
+        webhook_method: 'observer.dispensary_recommendation_items_add_after',
+      });
       receiver.answer = () => ({ json: { op: 'exception', message: 'Observed and refused.' } });
       const res = await w.d.add(r.recommendation_id, { recommendation: { items: [{ sku: 'W-2', qty: 2 }] } });
       expect(res.status).to.equal(400);
@@ -317,7 +396,10 @@ describe('Webhooks: synchronous hooks on Add Items', function () {
       expect(info.code, info.err.join('\n')).to.equal(0);
       expect(JSON.parse(info.out.join('\n'))).to.deep.equal({ recommendationId: 'string', recommendation: 'object' });
       const after = await w.d.t.cli('webhooks:info', ADD_ITEMS, '--webhook-type', 'after');
-      expect(JSON.parse(after.out.join('\n'))).to.have.property('result', 'Dispensary\\Recommendation\\Api\\Data\\RecommendationInterface');
+      expect(JSON.parse(after.out.join('\n'))).to.have.property(
+        'result',
+        'Dispensary\\Recommendation\\Api\\Data\\RecommendationInterface',
+      );
     });
 
     it('webhooks:list should show the subscriptions without their secrets', async () => {

@@ -38,7 +38,9 @@ for (const mode of QUEUE_MODES) {
       expect(res.status, JSON.stringify(res.body)).to.equal(202);
       const consumed = await w.d.t.cli('queue:consumers:start', 'async.operations.all', '--max-messages', '1');
       expect(consumed.code, consumed.err.join('\n')).to.equal(0);
-      const status = await request(w.d.http).get(`/rest/V1/bulk/${res.body.bulk_uuid}/detailed-status`).set('Authorization', `Bearer ${w.d.token}`);
+      const status = await request(w.d.http)
+        .get(`/rest/V1/bulk/${res.body.bulk_uuid}/detailed-status`)
+        .set('Authorization', `Bearer ${w.d.token}`);
       return status.body.operations_list[0];
     }
 
@@ -74,7 +76,9 @@ for (const mode of QUEUE_MODES) {
       const consumed = await w.d.t.cli('queue:consumers:start', 'async.operations.all', '--max-messages', '2');
       expect(consumed.code, consumed.err.join('\n')).to.equal(0);
       expect(receiver.received.length - before).to.equal(2);
-      const status = await request(w.d.http).get(`/rest/V1/bulk/${res.body.bulk_uuid}/detailed-status`).set('Authorization', `Bearer ${w.d.token}`);
+      const status = await request(w.d.http)
+        .get(`/rest/V1/bulk/${res.body.bulk_uuid}/detailed-status`)
+        .set('Authorization', `Bearer ${w.d.token}`);
       const [first, second] = status.body.operations_list as { status: number; result_message: string }[];
       expect(first).to.include({ status: 1 });
       expect(second).to.include({ status: 3, result_message: 'Not this one.' });

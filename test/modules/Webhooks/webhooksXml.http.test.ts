@@ -73,13 +73,17 @@ describe('Webhooks and events: etc/webhooks.xml and etc/io_events.xml', () => {
     const rows = (await w.d.t.app.knex('event_outbox').select('subscription_name')) as { subscription_name: string }[];
     expect(rows).to.deep.equal([{ subscription_name: 'observer.dispensary_recommendation_items_add_after' }]);
     const listed = await w.d.t.cli('events:list');
-    expect(listed.out.join('\n')).to.include('observer.dispensary_recommendation_items_add_after -> http://127.0.0.1:47919/events [recommendation.recommendation_id, 1 rule(s)] from');
+    expect(listed.out.join('\n')).to.include(
+      'observer.dispensary_recommendation_items_add_after -> http://127.0.0.1:47919/events [recommendation.recommendation_id, 1 rule(s)] from',
+    );
     receiver.received.length = 0;
     const consumer = await w.d.t.cli('queue:consumers:start', 'event.delivery', '--max-messages', '1');
     expect(consumer.code, consumer.err.join('\n')).to.equal(0);
     const events = receiver.received.filter((call) => call.path === '/events');
     expect(events).to.have.length(1);
     expect(events[0]!.verified).to.equal(true);
-    expect((events[0]!.body as { data: unknown }).data).to.deep.equal({ recommendation: { recommendation_id: r.recommendation_id } });
+    expect((events[0]!.body as { data: unknown }).data).to.deep.equal({
+      recommendation: { recommendation_id: r.recommendation_id },
+    });
   });
 });

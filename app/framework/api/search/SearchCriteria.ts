@@ -93,7 +93,9 @@ export function searchCriteriaOutput(criteria: SearchCriteria): SearchCriteriaOu
     filter_groups: criteria.filterGroups.map((group) => ({
       filters: group.filters.map((f) => ({ field: f.field, value: f.value, condition_type: f.conditionType })),
     })),
-    ...(criteria.sortOrders.length ? { sort_orders: criteria.sortOrders.map((s) => ({ field: s.field, direction: s.direction })) } : {}),
+    ...(criteria.sortOrders.length
+      ? { sort_orders: criteria.sortOrders.map((s) => ({ field: s.field, direction: s.direction })) }
+      : {}),
     page_size: criteria.pageSize,
     current_page: criteria.currentPage,
   };

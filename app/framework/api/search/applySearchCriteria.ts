@@ -35,7 +35,17 @@ export interface SearchOptions {
   readonly tieBreaker: string;
 }
 
-const COMPARISON: Record<string, string> = { eq: '=', moreq: '=', neq: '<>', gt: '>', gteq: '>=', from: '>=', lt: '<', lteq: '<=', to: '<=' };
+const COMPARISON: Record<string, string> = {
+  eq: '=',
+  moreq: '=',
+  neq: '<>',
+  gt: '>',
+  gteq: '>=',
+  from: '>=',
+  lt: '<',
+  lteq: '<=',
+  to: '<=',
+};
 
 /** `a\` -> `a\\`: a trailing escape escaping nothing matches a backslash (MySQL's reading) on every database. */
 export function closeTrailingEscape(pattern: string): string {
@@ -67,7 +77,10 @@ function filterSql(filter: Filter, options: SearchOptions): [string, unknown[]] 
     case 'in':
     case 'nin': {
       const marks = filter.values.map(() => mark).join(', ');
-      return [`${target} ${filter.conditionType === 'in' ? 'IN' : 'NOT IN'} (${marks})`, [column, ...filter.values.map(value)]];
+      return [
+        `${target} ${filter.conditionType === 'in' ? 'IN' : 'NOT IN'} (${marks})`,
+        [column, ...filter.values.map(value)],
+      ];
     }
     case 'like':
     case 'nlike': {
@@ -75,7 +88,10 @@ function filterSql(filter: Filter, options: SearchOptions): [string, unknown[]] 
       const pattern = closeTrailingEscape(text ? String(filter.values[0]).toLowerCase() : String(filter.values[0]));
       // LIKE never pads, and on bytes `_` would match a byte: the binary collation it is.
       const subject = text ? `lower(??)${collate}` : '??';
-      return [`${subject} ${filter.conditionType === 'like' ? 'LIKE' : 'NOT LIKE'} ?${likeEscapeClause(options.dialect)}`, [column, pattern]];
+      return [
+        `${subject} ${filter.conditionType === 'like' ? 'LIKE' : 'NOT LIKE'} ?${likeEscapeClause(options.dialect)}`,
+        [column, pattern],
+      ];
     }
     case 'finset':
     case 'nfinset': {
@@ -85,7 +101,10 @@ function filterSql(filter: Filter, options: SearchOptions): [string, unknown[]] 
       // A value with a comma is never an element (FIND_IN_SET answers 0); NULL stays unknown either way.
       if (element.includes(',')) return [negate ? '?? IS NOT NULL' : '1 = 0', negate ? [column] : []];
       const list = `${concatSql(options.dialect, "','", 'lower(??)', "','")}${collate}`;
-      return [`${negate ? 'NOT ' : ''}${list} LIKE ?${likeEscapeClause(options.dialect)}`, [column, `%,${escapeLike(element)},%`]];
+      return [
+        `${negate ? 'NOT ' : ''}${list} LIKE ?${likeEscapeClause(options.dialect)}`,
+        [column, `%,${escapeLike(element)},%`],
+      ];
     }
     default:
       return [`${target} ${COMPARISON[filter.conditionType]} ${mark}`, [column, value(filter.values[0])]];
@@ -108,7 +127,8 @@ function applyOrder(query: Knex.QueryBuilder, criteria: SearchCriteria, options:
     if (nullable) query.orderByRaw(`CASE WHEN ?? IS NULL THEN 0 ELSE 1 END ${direction}`, [column]);
     if (options.fields[sort.field] === 'text' && comparesPadded(options.dialect)) {
       query.orderByRaw(`CAST(lower(??) AS BINARY) ${direction}, CAST(?? AS BINARY) ${direction}`, [column, column]);
-    } else if (options.fields[sort.field] === 'text') query.orderByRaw(`lower(??)${collate} ${direction}, ??${collate} ${direction}`, [column, column]);
+    } else if (options.fields[sort.field] === 'text')
+      query.orderByRaw(`lower(??)${collate} ${direction}, ??${collate} ${direction}`, [column, column]);
     else query.orderByRaw(`?? ${direction}`, [column]);
   }
   query.orderByRaw('?? ASC', [options.tieBreaker]);
@@ -118,9 +138,14 @@ function applyOrder(query: Knex.QueryBuilder, criteria: SearchCriteria, options:
  * Runs `query` (already scoped, e.g. to the caller's store, and selecting its columns) with the
  * criteria: the page of rows, and the count of every match.
  */
-export async function runSearch<Row>(query: Knex.QueryBuilder, criteria: SearchCriteria, options: SearchOptions): Promise<{ rows: Row[]; total: number }> {
+export async function runSearch<Row>(
+  query: Knex.QueryBuilder,
+  criteria: SearchCriteria,
+  options: SearchOptions,
+): Promise<{ rows: Row[]; total: number }> {
   applyFilters(query, criteria, options);
-  const counted = (await query.clone().clearSelect().clearOrder().count({ total: '*' }).first()) as { total: number | string } | undefined;
+  const counted = (await query.clone().clearSelect().clearOrder().count({ total: '*' }).first()) as
+    { total: number | string } | undefined;
   const total = Number(counted?.total ?? 0);
   const offset = (criteria.currentPage - 1) * criteria.pageSize;
   if (total === 0 || offset >= total) return { rows: [], total };

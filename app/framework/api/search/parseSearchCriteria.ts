@@ -76,7 +76,16 @@ class Parser {
       this.errors.push(invalidFieldValue(this.root, raw));
       return { filterGroups: [], sortOrders: [], pageSize: DEFAULT_PAGE_SIZE, currentPage: 1 };
     }
-    const known = new Set(['filter_groups', 'filterGroups', 'sort_orders', 'sortOrders', 'page_size', 'pageSize', 'current_page', 'currentPage']);
+    const known = new Set([
+      'filter_groups',
+      'filterGroups',
+      'sort_orders',
+      'sortOrders',
+      'page_size',
+      'pageSize',
+      'current_page',
+      'currentPage',
+    ]);
     for (const key of Object.keys(raw)) if (!known.has(key)) this.errors.push(unknownField(`${this.root}[${key}]`));
 
     const groups = pick(raw, 'filter_groups', 'filterGroups');
@@ -84,7 +93,9 @@ class Parser {
       ? this.list(groups.value, `${this.root}[${groups.key}]`).map(([path, group]) => this.filterGroup(group, path))
       : [];
     const sorts = pick(raw, 'sort_orders', 'sortOrders');
-    const sortOrders = sorts ? this.list(sorts.value, `${this.root}[${sorts.key}]`).map(([path, sort]) => this.sortOrder(sort, path)) : [];
+    const sortOrders = sorts
+      ? this.list(sorts.value, `${this.root}[${sorts.key}]`).map(([path, sort]) => this.sortOrder(sort, path))
+      : [];
     return {
       filterGroups: filterGroups.filter((g): g is FilterGroup => g !== null),
       sortOrders: sortOrders.filter((s): s is SortOrder => s !== null),
@@ -126,7 +137,8 @@ class Parser {
     }
     const conditionKey = pick(raw, 'condition_type', 'conditionType');
     for (const key of Object.keys(raw)) {
-      if (key !== 'field' && key !== 'value' && key !== conditionKey?.key) this.errors.push(unknownField(`${path}[${key}]`));
+      if (key !== 'field' && key !== 'value' && key !== conditionKey?.key)
+        this.errors.push(unknownField(`${path}[${key}]`));
     }
     const before = this.errors.length;
     const field = this.fieldName(raw.field, `${path}[field]`, 'filter');
@@ -176,7 +188,8 @@ class Parser {
       this.errors.push(invalidFieldValue(path, raw));
       return null;
     }
-    for (const key of Object.keys(raw)) if (key !== 'field' && key !== 'direction') this.errors.push(unknownField(`${path}[${key}]`));
+    for (const key of Object.keys(raw))
+      if (key !== 'field' && key !== 'direction') this.errors.push(unknownField(`${path}[${key}]`));
     const field = this.fieldName(raw.field, `${path}[field]`, 'sort');
     let direction: 'ASC' | 'DESC' = 'DESC'; // Magento's collection processors sort descending unless told ASC
     if (raw.direction !== undefined && raw.direction !== '') {
@@ -223,7 +236,8 @@ class Parser {
 
   /** What isn't a number at all gets Magento's type message (SearchCriteria's setter takes an int); a number out of range the invalid-value one. */
   private notAnInteger(path: string, given: { key: string; value: unknown }) {
-    const numeric = typeof given.value === 'string' && given.value.trim() !== '' && Number.isFinite(Number(given.value));
+    const numeric =
+      typeof given.value === 'string' && given.value.trim() !== '' && Number.isFinite(Number(given.value));
     return numeric ? invalidFieldValue(path, given.value) : invalidType(path, [given.key], given.value, 'int');
   }
 }
@@ -264,7 +278,12 @@ export function normaliseTimestamp(text: string): string | undefined {
   const [, y, mo, d, h = '00', mi = '00', s = '00', zone] = m;
   const utc = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
   const check = new Date(utc);
-  if (check.getUTCFullYear() !== Number(y) || check.getUTCMonth() !== Number(mo) - 1 || check.getUTCDate() !== Number(d)) return undefined;
+  if (
+    check.getUTCFullYear() !== Number(y) ||
+    check.getUTCMonth() !== Number(mo) - 1 ||
+    check.getUTCDate() !== Number(d)
+  )
+    return undefined;
   if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return undefined;
   let time = utc;
   if (zone && zone !== 'Z') {

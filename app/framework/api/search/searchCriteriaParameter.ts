@@ -36,7 +36,8 @@ export function searchCriteriaParameter(fields: SearchFields, description?: stri
 export function searchCriteriaFields(schema: Joi.Schema): SearchFields | undefined {
   const metas = (schema.$_terms as { metas?: unknown[] }).metas ?? [];
   for (const meta of metas) {
-    if (meta && typeof meta === 'object' && SEARCH_CRITERIA_META in meta) return (meta as SearchCriteriaMeta)[SEARCH_CRITERIA_META];
+    if (meta && typeof meta === 'object' && SEARCH_CRITERIA_META in meta)
+      return (meta as SearchCriteriaMeta)[SEARCH_CRITERIA_META];
   }
   return undefined;
 }

@@ -17,18 +17,24 @@ export class MemoStore {
 
   async read(recommendationId: string): Promise<Memo> {
     const row = (await this.connection.get()(MEMO_TABLE).where({ recommendation_id: recommendationId }).first()) as
-      | { memo: string | null; item_changes: number | string }
-      | undefined;
+      { memo: string | null; item_changes: number | string } | undefined;
     return { practitioner_memo: row?.memo ?? null, item_changes: Number(row?.item_changes ?? 0) };
   }
 
   async saveMemo(recommendationId: string, memo: string | null): Promise<void> {
-    await this.connection.get()(MEMO_TABLE).insert({ recommendation_id: recommendationId, memo, item_changes: 0 }).onConflict('recommendation_id').merge(['memo']);
+    await this.connection
+      .get()(MEMO_TABLE)
+      .insert({ recommendation_id: recommendationId, memo, item_changes: 0 })
+      .onConflict('recommendation_id')
+      .merge(['memo']);
   }
 
   async countChanges(recommendationId: string, changes: number): Promise<void> {
     const db = this.connection.get();
-    await db(MEMO_TABLE).insert({ recommendation_id: recommendationId, memo: null, item_changes: 0 }).onConflict('recommendation_id').ignore();
+    await db(MEMO_TABLE)
+      .insert({ recommendation_id: recommendationId, memo: null, item_changes: 0 })
+      .onConflict('recommendation_id')
+      .ignore();
     await db(MEMO_TABLE).where({ recommendation_id: recommendationId }).increment('item_changes', changes);
   }
 }

@@ -1,9 +1,15 @@
 import { inject, injectable, type Observer, type ObserverInterface } from '#framework';
-import type { Events, ITEMS_ADD_AFTER, ITEMS_DELETE_AFTER, ITEMS_UPDATE_AFTER } from '../../../Dispensary/Recommendation/Api/events.js';
+import type {
+  Events,
+  ITEMS_ADD_AFTER,
+  ITEMS_DELETE_AFTER,
+  ITEMS_UPDATE_AFTER,
+} from '../../../Dispensary/Recommendation/Api/events.js';
 import type { MemoStore } from '../Model/MemoStore.js';
 
 /** The data of the three events it observes (Dispensary_Recommendation declares each in Api/events.ts). */
-type ItemChangeData = Events[typeof ITEMS_ADD_AFTER] | Events[typeof ITEMS_UPDATE_AFTER] | Events[typeof ITEMS_DELETE_AFTER];
+type ItemChangeData =
+  Events[typeof ITEMS_ADD_AFTER] | Events[typeof ITEMS_UPDATE_AFTER] | Events[typeof ITEMS_DELETE_AFTER];
 
 /**
  * Observes Add, Update and Delete Items (etc/events.xml) and counts the items each one changed:

@@ -9,15 +9,24 @@ import type { RecommendationItemManagementInterface } from '../../../Dispensary/
  * returns the result to use. Plain and synchronous; `async` would work the same way.
  */
 export class AddNoteSummary {
-  afterAddItems(_subject: RecommendationItemManagementInterface, result: RecommendationInterface): RecommendationInterface {
+  afterAddItems(
+    _subject: RecommendationItemManagementInterface,
+    result: RecommendationInterface,
+  ): RecommendationInterface {
     return withNoteSummary(result);
   }
 
-  afterUpdateItems(_subject: RecommendationItemManagementInterface, result: RecommendationInterface): RecommendationInterface {
+  afterUpdateItems(
+    _subject: RecommendationItemManagementInterface,
+    result: RecommendationInterface,
+  ): RecommendationInterface {
     return withNoteSummary(result);
   }
 
-  afterDeleteItems(_subject: RecommendationItemManagementInterface, result: RecommendationInterface): RecommendationInterface {
+  afterDeleteItems(
+    _subject: RecommendationItemManagementInterface,
+    result: RecommendationInterface,
+  ): RecommendationInterface {
     return withNoteSummary(result);
   }
 }

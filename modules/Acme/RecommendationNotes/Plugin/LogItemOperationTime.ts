@@ -22,7 +22,9 @@ export class LogItemOperationTime {
     recommendationId: string,
     recommendation: RecommendationItemsRequest,
   ): Promise<RecommendationInterface> {
-    return this.timed('addItems', recommendationId, recommendation.items.length, () => proceed(recommendationId, recommendation));
+    return this.timed('addItems', recommendationId, recommendation.items.length, () =>
+      proceed(recommendationId, recommendation),
+    );
   }
 
   aroundUpdateItems(
@@ -31,7 +33,9 @@ export class LogItemOperationTime {
     recommendationId: string,
     recommendation: RecommendationItemsRequest,
   ): Promise<RecommendationInterface> {
-    return this.timed('updateItems', recommendationId, recommendation.items.length, () => proceed(recommendationId, recommendation));
+    return this.timed('updateItems', recommendationId, recommendation.items.length, () =>
+      proceed(recommendationId, recommendation),
+    );
   }
 
   aroundDeleteItems(
@@ -61,7 +65,15 @@ export class LogItemOperationTime {
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       this.logger.info(
-        { plugin: 'acme_recommendation_notes_timing', operation, recommendationId, requested, itemCount, outcome, ms: Math.round(ms * 100) / 100 },
+        {
+          plugin: 'acme_recommendation_notes_timing',
+          operation,
+          recommendationId,
+          requested,
+          itemCount,
+          outcome,
+          ms: Math.round(ms * 100) / 100,
+        },
         `recommendation ${operation} ${outcome} in ${ms.toFixed(1)} ms`,
       );
     }

@@ -1,4 +1,7 @@
-import type { RecommendationItemInput, RecommendationItemsRequest } from '../../../Dispensary/Recommendation/Api/Data/RecommendationItemInterface.js';
+import type {
+  RecommendationItemInput,
+  RecommendationItemsRequest,
+} from '../../../Dispensary/Recommendation/Api/Data/RecommendationItemInterface.js';
 import type { RecommendationItemManagementInterface } from '../../../Dispensary/Recommendation/Api/RecommendationItemManagementInterface.js';
 
 /**

@@ -24,6 +24,9 @@ export class SavePractitionerMemo {
     const memo = request?.extension_attributes?.practitioner_memo;
     if (memo === undefined) return result;
     await this.memos.saveMemo(result.recommendation_id, memo);
-    return { ...result, extension_attributes: { ...result.extension_attributes, practitioner_memo: memo, item_changes: 0 } };
+    return {
+      ...result,
+      extension_attributes: { ...result.extension_attributes, practitioner_memo: memo, item_changes: 0 },
+    };
   }
 }

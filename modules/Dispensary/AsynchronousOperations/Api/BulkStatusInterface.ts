@@ -1,5 +1,9 @@
 import { defineContract, Joi } from '#framework';
-import type { BulkOperationsStatusInterface, BulkStatusCode, DetailedBulkOperationsStatusInterface } from './Data/BulkStatusInterface.js';
+import type {
+  BulkOperationsStatusInterface,
+  BulkStatusCode,
+  DetailedBulkOperationsStatusInterface,
+} from './Data/BulkStatusInterface.js';
 
 /**
  * Status of a bulk (Magento's BulkStatusInterface as its web API serves it). A bulk is visible
@@ -21,15 +25,28 @@ export interface BulkStatusInterface {
 
 const bulkUuid = Joi.string().max(64).required();
 
-export const BulkStatusInterface = defineContract<BulkStatusInterface>('Dispensary\\AsynchronousOperations\\Api\\BulkStatusInterface', {
-  getBulkShortStatus: { params: [{ name: 'bulkUuid', schema: bulkUuid }], description: 'Operations of a bulk with their status' },
-  getBulkDetailedStatus: { params: [{ name: 'bulkUuid', schema: bulkUuid }], description: 'Operations of a bulk with their status and results' },
-  getOperationsCountByBulkIdAndStatus: {
-    params: [
-      { name: 'bulkUuid', schema: bulkUuid },
-      { name: 'status', schema: Joi.number().integer().min(1).max(5).required() },
-    ],
-    description: 'Number of operations of a bulk with a status',
+export const BulkStatusInterface = defineContract<BulkStatusInterface>(
+  'Dispensary\\AsynchronousOperations\\Api\\BulkStatusInterface',
+  {
+    getBulkShortStatus: {
+      params: [{ name: 'bulkUuid', schema: bulkUuid }],
+      description: 'Operations of a bulk with their status',
+    },
+    getBulkDetailedStatus: {
+      params: [{ name: 'bulkUuid', schema: bulkUuid }],
+      description: 'Operations of a bulk with their status and results',
+    },
+    getOperationsCountByBulkIdAndStatus: {
+      params: [
+        { name: 'bulkUuid', schema: bulkUuid },
+        { name: 'status', schema: Joi.number().integer().min(1).max(5).required() },
+      ],
+      description: 'Number of operations of a bulk with a status',
+    },
+    getBulkStatus: {
+      params: [{ name: 'bulkUuid', schema: bulkUuid }],
+      description:
+        'The status of a bulk: 0 not started, 1 in progress, 2 finished successfully, 3 finished with failure',
+    },
   },
-  getBulkStatus: { params: [{ name: 'bulkUuid', schema: bulkUuid }], description: 'The status of a bulk: 0 not started, 1 in progress, 2 finished successfully, 3 finished with failure' },
-});
+);

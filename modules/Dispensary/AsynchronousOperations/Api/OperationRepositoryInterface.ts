@@ -1,4 +1,10 @@
-import { defineContract, searchCriteriaParameter, type SearchCriteria, type SearchFields, type SearchResults } from '#framework';
+import {
+  defineContract,
+  searchCriteriaParameter,
+  type SearchCriteria,
+  type SearchFields,
+  type SearchResults,
+} from '#framework';
 import type { OperationInterface } from './Data/OperationInterface.js';
 
 /**
@@ -21,6 +27,12 @@ export const OPERATION_SEARCH_FIELDS: SearchFields = {
   start_time: 'timestamp',
 };
 
-export const OperationRepositoryInterface = defineContract<OperationRepositoryInterface>('Dispensary\\AsynchronousOperations\\Api\\OperationRepositoryInterface', {
-  getList: { params: [searchCriteriaParameter(OPERATION_SEARCH_FIELDS)], description: "Operations of the caller's own bulks matching search criteria" },
-});
+export const OperationRepositoryInterface = defineContract<OperationRepositoryInterface>(
+  'Dispensary\\AsynchronousOperations\\Api\\OperationRepositoryInterface',
+  {
+    getList: {
+      params: [searchCriteriaParameter(OPERATION_SEARCH_FIELDS)],
+      description: "Operations of the caller's own bulks matching search criteria",
+    },
+  },
+);

@@ -44,13 +44,22 @@ export class BulkManagement implements BulkManagementInterface {
         error_code: op.errorCode ?? null,
         result_message: op.errorMessage ?? null,
       }));
-      for (let i = 0; i < rows.length; i += INSERT_CHUNK) await trx(OPERATION_TABLE).insert(rows.slice(i, i + INSERT_CHUNK));
-      const open = (await trx(OPERATION_TABLE).select('id', 'operation_key').where({ bulk_uuid: bulk.uuid, status: 4 }).orderBy('operation_key')) as {
+      for (let i = 0; i < rows.length; i += INSERT_CHUNK)
+        await trx(OPERATION_TABLE).insert(rows.slice(i, i + INSERT_CHUNK));
+      const open = (await trx(OPERATION_TABLE)
+        .select('id', 'operation_key')
+        .where({ bulk_uuid: bulk.uuid, status: 4 })
+        .orderBy('operation_key')) as {
         id: number;
       }[];
       const publishedAt = Date.now();
       const bodies = open.map((op) =>
-        encodeOperationMessage({ operation_id: op.id, bulk_uuid: bulk.uuid, topic_name: bulk.topic, published_at: publishedAt }),
+        encodeOperationMessage({
+          operation_id: op.id,
+          bulk_uuid: bulk.uuid,
+          topic_name: bulk.topic,
+          published_at: publishedAt,
+        }),
       );
       await this.queue.publish(bulk.topic, bodies, trx);
     });

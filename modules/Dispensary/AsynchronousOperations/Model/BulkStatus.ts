@@ -1,4 +1,12 @@
-import { ConnectionProvider, FrameworkServices, inject, injectable, NoSuchEntityException, OperationStatus, requestContext } from '#framework';
+import {
+  ConnectionProvider,
+  FrameworkServices,
+  inject,
+  injectable,
+  NoSuchEntityException,
+  OperationStatus,
+  requestContext,
+} from '#framework';
 import type { BulkStatusInterface } from '../Api/BulkStatusInterface.js';
 import {
   BulkStatusCode,
@@ -17,7 +25,12 @@ export class BulkStatus implements BulkStatusInterface {
     const { summary, operations } = await this.load(bulkUuid);
     return {
       ...summary,
-      operationsList: operations.map((op) => ({ id: op.operation_key, status: op.status, resultMessage: op.result_message, errorCode: op.error_code })),
+      operationsList: operations.map((op) => ({
+        id: op.operation_key,
+        status: op.status,
+        resultMessage: op.result_message,
+        errorCode: op.error_code,
+      })),
     };
   }
 
@@ -39,7 +52,11 @@ export class BulkStatus implements BulkStatusInterface {
 
   async getOperationsCountByBulkIdAndStatus(bulkUuid: string, status: number): Promise<number> {
     await this.bulk(bulkUuid);
-    const row = (await this.connection.get()(OPERATION_TABLE).where({ bulk_uuid: bulkUuid, status }).count({ n: '*' }).first()) as { n: number | string };
+    const row = (await this.connection
+      .get()(OPERATION_TABLE)
+      .where({ bulk_uuid: bulkUuid, status })
+      .count({ n: '*' })
+      .first()) as { n: number | string };
     return Number(row.n);
   }
 
@@ -60,7 +77,10 @@ export class BulkStatus implements BulkStatusInterface {
 
   private async load(bulkUuid: string): Promise<{ summary: BulkSummaryInterface; operations: OperationRow[] }> {
     const bulk = await this.bulk(bulkUuid);
-    const operations = (await this.connection.get()(OPERATION_TABLE).where('bulk_uuid', bulkUuid).orderBy('operation_key')) as OperationRow[];
+    const operations = (await this.connection
+      .get()(OPERATION_TABLE)
+      .where('bulk_uuid', bulkUuid)
+      .orderBy('operation_key')) as OperationRow[];
     return {
       summary: {
         bulkId: bulk.uuid,
@@ -83,7 +103,9 @@ export class BulkStatus implements BulkStatusInterface {
  * the end while others are still open (magento/magento2#36911).
  */
 export function bulkStatus(operations: readonly Pick<OperationRow, 'status'>[]): BulkStatusCode {
-  const pending = operations.filter((op) => op.status === OperationStatus.OPEN || op.status === OperationStatus.RETRIABLY_FAILED).length;
+  const pending = operations.filter(
+    (op) => op.status === OperationStatus.OPEN || op.status === OperationStatus.RETRIABLY_FAILED,
+  ).length;
   if (operations.every((op) => op.status === OperationStatus.OPEN)) return BulkStatusCode.NOT_STARTED;
   if (pending > 0) return BulkStatusCode.IN_PROGRESS;
   if (operations.every((op) => op.status === OperationStatus.COMPLETE)) return BulkStatusCode.FINISHED_SUCCESSFULLY;

@@ -20,7 +20,8 @@ export class OperationManagement implements OperationManagementInterface {
   constructor(@inject(FrameworkServices.ConnectionProvider) private readonly connection: ConnectionProvider) {}
 
   async load(operationId: number): Promise<StoredOperation | null> {
-    const row = (await this.connection.knex(OPERATION_TABLE).where('id', operationId).first()) as OperationRow | undefined;
+    const row = (await this.connection.knex(OPERATION_TABLE).where('id', operationId).first()) as
+      OperationRow | undefined;
     return row ? stored(row) : null;
   }
 
@@ -45,13 +46,19 @@ export class OperationManagement implements OperationManagementInterface {
     const knex = this.connection.knex;
     // One UPDATE for the batch: each row's own message and result picked by CASE on its id.
     const pick = (value: (c: OperationCompletion) => string | null) =>
-      knex.raw(`CASE ?? ${completions.map(() => 'WHEN ? THEN ?').join(' ')} END`, ['id', ...completions.flatMap((c) => [c.operationId, value(c)])]);
+      knex.raw(`CASE ?? ${completions.map(() => 'WHEN ? THEN ?').join(' ')} END`, [
+        'id',
+        ...completions.flatMap((c) => [c.operationId, value(c)]),
+      ]);
     // Operations of one route share their message: one value, not a CASE of them.
     const message = completions[0]!.message;
     const oneMessage = completions.every((c) => c.message === message);
     await this.connection
       .get()(OPERATION_TABLE)
-      .whereIn('id', completions.map((c) => c.operationId))
+      .whereIn(
+        'id',
+        completions.map((c) => c.operationId),
+      )
       .update({
         status: OperationStatus.COMPLETE,
         result_serialized_data: pick((c) => (c.result === undefined ? null : JSON.stringify(c.result))),
@@ -83,7 +90,12 @@ export class OperationManagement implements OperationManagementInterface {
       });
   }
 
-  async fail(operationId: number, status: OperationStatusCode, message: string, errorCode: number | null): Promise<void> {
+  async fail(
+    operationId: number,
+    status: OperationStatusCode,
+    message: string,
+    errorCode: number | null,
+  ): Promise<void> {
     // Outside a unit of work on its own; inside a batch's, with the batch.
     await this.connection
       .get()(OPERATION_TABLE)

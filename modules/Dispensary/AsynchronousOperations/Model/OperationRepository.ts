@@ -14,9 +14,16 @@ import type { OperationInterface } from '../Api/Data/OperationInterface.js';
 import { OPERATION_SEARCH_FIELDS, type OperationRepositoryInterface } from '../Api/OperationRepositoryInterface.js';
 import { BULK_TABLE, OPERATION_TABLE, userTypeOf, type OperationRow } from './tables.js';
 
-const COLUMNS = ['operation_key', 'bulk_uuid', 'topic_name', 'serialized_data', 'result_serialized_data', 'status', 'result_message', 'error_code'].map(
-  (c) => `${OPERATION_TABLE}.${c}`,
-);
+const COLUMNS = [
+  'operation_key',
+  'bulk_uuid',
+  'topic_name',
+  'serialized_data',
+  'result_serialized_data',
+  'status',
+  'result_message',
+  'error_code',
+].map((c) => `${OPERATION_TABLE}.${c}`);
 
 const SEARCH_COLUMNS: Record<string, SearchColumn> = {
   id: { column: `${OPERATION_TABLE}.operation_key` },

@@ -1,4 +1,11 @@
-import { defineContract, Joi, searchCriteriaParameter, type SearchCriteria, type SearchFields, type SearchResults } from '#framework';
+import {
+  defineContract,
+  Joi,
+  searchCriteriaParameter,
+  type SearchCriteria,
+  type SearchFields,
+  type SearchResults,
+} from '#framework';
 import type { ProductAttributeInterface } from './Data/ProductAttributeInterface.js';
 
 /**
@@ -39,7 +46,13 @@ export interface ProductAttributeRepositoryInterface {
 export const ProductAttributeRepositoryInterface = defineContract<ProductAttributeRepositoryInterface>(
   'Dispensary\\Catalog\\Api\\ProductAttributeRepositoryInterface',
   {
-    get: { params: [{ name: 'attributeCode', schema: Joi.string().max(255).required() }], description: 'A product attribute by its code' },
-    getList: { params: [searchCriteriaParameter(PRODUCT_ATTRIBUTE_SEARCH_FIELDS)], description: 'Product attributes matching search criteria' },
+    get: {
+      params: [{ name: 'attributeCode', schema: Joi.string().max(255).required() }],
+      description: 'A product attribute by its code',
+    },
+    getList: {
+      params: [searchCriteriaParameter(PRODUCT_ATTRIBUTE_SEARCH_FIELDS)],
+      description: 'Product attributes matching search criteria',
+    },
   },
 );

@@ -1,6 +1,18 @@
-import { defineContract, Joi, searchCriteriaParameter, type SearchCriteria, type SearchFields, type SearchResults } from '#framework';
+import {
+  defineContract,
+  Joi,
+  searchCriteriaParameter,
+  type SearchCriteria,
+  type SearchFields,
+  type SearchResults,
+} from '#framework';
 import { skuSchema } from './skuKey.js';
-import { PRODUCT_STATUS_DISABLED, PRODUCT_STATUS_ENABLED, type ProductInput, type ProductInterface } from './Data/ProductInterface.js';
+import {
+  PRODUCT_STATUS_DISABLED,
+  PRODUCT_STATUS_ENABLED,
+  type ProductInput,
+  type ProductInterface,
+} from './Data/ProductInterface.js';
 
 /** Magento product fields accepted on input and ignored. */
 export const IGNORED_PRODUCT_FIELDS = [
@@ -33,11 +45,31 @@ export const MAX_STOCK_QTY = 99999999;
 
 /** Magento's StockItemInterface fields this catalog does not store: accepted and ignored on input. */
 const IGNORED_STOCK_ITEM_FIELDS = [
-  'item_id', 'product_id', 'website_id', 'stock_id', 'is_qty_decimal', 'show_default_notification_message',
-  'use_config_min_qty', 'min_qty', 'use_config_min_sale_qty', 'min_sale_qty', 'use_config_max_sale_qty',
-  'max_sale_qty', 'use_config_backorders', 'backorders', 'use_config_notify_stock_qty', 'notify_stock_qty',
-  'use_config_qty_increments', 'qty_increments', 'use_config_enable_qty_inc', 'enable_qty_increments',
-  'use_config_manage_stock', 'manage_stock', 'low_stock_date', 'is_decimal_divided', 'stock_status_changed_auto',
+  'item_id',
+  'product_id',
+  'website_id',
+  'stock_id',
+  'is_qty_decimal',
+  'show_default_notification_message',
+  'use_config_min_qty',
+  'min_qty',
+  'use_config_min_sale_qty',
+  'min_sale_qty',
+  'use_config_max_sale_qty',
+  'max_sale_qty',
+  'use_config_backorders',
+  'backorders',
+  'use_config_notify_stock_qty',
+  'notify_stock_qty',
+  'use_config_qty_increments',
+  'qty_increments',
+  'use_config_enable_qty_inc',
+  'enable_qty_increments',
+  'use_config_manage_stock',
+  'manage_stock',
+  'low_stock_date',
+  'is_decimal_divided',
+  'stock_status_changed_auto',
   'extension_attributes',
 ];
 
@@ -86,17 +118,26 @@ function productSchema(identityRequired: boolean) {
   }).required();
 }
 
-export const ProductRepositoryInterface = defineContract<ProductRepositoryInterface>('Dispensary\\Catalog\\Api\\ProductRepositoryInterface', {
-  save: { params: [{ name: 'product', schema: productSchema(true) }] },
-  update: {
-    params: [
-      { name: 'sku', schema: skuSchema.required() },
-      { name: 'product', schema: productSchema(false) },
-    ],
-    description: 'Update the product (created when the sku is new); the path sku wins over the body',
+export const ProductRepositoryInterface = defineContract<ProductRepositoryInterface>(
+  'Dispensary\\Catalog\\Api\\ProductRepositoryInterface',
+  {
+    save: { params: [{ name: 'product', schema: productSchema(true) }] },
+    update: {
+      params: [
+        { name: 'sku', schema: skuSchema.required() },
+        { name: 'product', schema: productSchema(false) },
+      ],
+      description: 'Update the product (created when the sku is new); the path sku wins over the body',
+    },
+    get: { params: [{ name: 'sku', schema: skuSchema.required() }] },
+    deleteById: {
+      params: [{ name: 'sku', schema: skuSchema.required() }],
+      description: 'Delete the product; answers true',
+    },
+    getList: {
+      params: [searchCriteriaParameter(PRODUCT_SEARCH_FIELDS)],
+      description: 'Products matching search criteria',
+    },
+    getBySkus: { params: [{ name: 'skus', schema: Joi.array().items(Joi.string()).required() }] },
   },
-  get: { params: [{ name: 'sku', schema: skuSchema.required() }] },
-  deleteById: { params: [{ name: 'sku', schema: skuSchema.required() }], description: 'Delete the product; answers true' },
-  getList: { params: [searchCriteriaParameter(PRODUCT_SEARCH_FIELDS)], description: 'Products matching search criteria' },
-  getBySkus: { params: [{ name: 'skus', schema: Joi.array().items(Joi.string()).required() }] },
-});
+);

@@ -20,19 +20,22 @@ export interface StockItemInput {
   is_in_stock?: boolean;
 }
 
-export const StockRegistryInterface = defineContract<StockRegistryInterface>('Dispensary\\Catalog\\Api\\StockRegistryInterface', {
-  getStockItemBySku: {
-    params: [{ name: 'productSku', schema: skuSchema.required() }],
-    description: 'The stock item of a product',
+export const StockRegistryInterface = defineContract<StockRegistryInterface>(
+  'Dispensary\\Catalog\\Api\\StockRegistryInterface',
+  {
+    getStockItemBySku: {
+      params: [{ name: 'productSku', schema: skuSchema.required() }],
+      description: 'The stock item of a product',
+    },
+    updateStockItemBySku: {
+      params: [
+        { name: 'productSku', schema: skuSchema.required() },
+        {
+          name: 'stockItem',
+          schema: stockItemInputSchema().required(),
+        },
+      ],
+      description: "Set a product's stock quantity and status; answers the stock item id",
+    },
   },
-  updateStockItemBySku: {
-    params: [
-      { name: 'productSku', schema: skuSchema.required() },
-      {
-        name: 'stockItem',
-        schema: stockItemInputSchema().required(),
-      },
-    ],
-    description: "Set a product's stock quantity and status; answers the stock item id",
-  },
-});
+);

@@ -21,7 +21,7 @@ export async function rekeySkus(knex: Knex, table: string, rows: readonly SkuKey
   const slot = (row: SkuKeyRow, key: string) => `${row.group ?? ''}\u0001${key}`;
   const changed = rows.filter((r) => r.key !== r.oldKey);
   const moving = new Set(changed);
-  for (let collided = true; collided; ) {
+  for (let collided = true; collided;) {
     collided = false;
     const held = new Set(rows.filter((r) => !moving.has(r)).map((r) => slot(r, r.oldKey)));
     const claimed = new Set<string>();
@@ -36,6 +36,12 @@ export async function rekeySkus(knex: Knex, table: string, rows: readonly SkuKey
   }
   // Park moving rows on a key no sku can produce (a control character) first, so the order of the
   // updates can never collide on the unique index.
-  for (const row of moving) await knex(table).where({ entity_id: row.id }).update({ sku_key: `\u0001rekey:${row.id}` });
-  for (const row of moving) await knex(table).where({ entity_id: row.id }).update({ sku_key: row.key, sku: row.sku.trim().normalize('NFC') });
+  for (const row of moving)
+    await knex(table)
+      .where({ entity_id: row.id })
+      .update({ sku_key: `\u0001rekey:${row.id}` });
+  for (const row of moving)
+    await knex(table)
+      .where({ entity_id: row.id })
+      .update({ sku_key: row.key, sku: row.sku.trim().normalize('NFC') });
 }

@@ -11,16 +11,23 @@ import {
   type SearchResults,
 } from '#framework';
 import type { ProductAttributeInterface } from '../Api/Data/ProductAttributeInterface.js';
-import { PRODUCT_ATTRIBUTE_SEARCH_FIELDS, type ProductAttributeRepositoryInterface } from '../Api/ProductAttributeRepositoryInterface.js';
+import {
+  PRODUCT_ATTRIBUTE_SEARCH_FIELDS,
+  type ProductAttributeRepositoryInterface,
+} from '../Api/ProductAttributeRepositoryInterface.js';
 import { PRODUCT_ATTRIBUTES, toProductAttribute } from './ProductAttributes.js';
 
 const TABLE = 'catalog_product_attribute';
 
 /** Magento's Catalog\Model\Product\Attribute\Repository::get for an unknown code: 404, the code as a positional parameter. */
-export const ATTRIBUTE_NOT_FOUND = 'The attribute with a "%1" attributeCode doesn\'t exist. Verify the attribute and try again.';
+export const ATTRIBUTE_NOT_FOUND =
+  'The attribute with a "%1" attributeCode doesn\'t exist. Verify the attribute and try again.';
 
 const COLUMNS: Record<string, SearchColumn> = Object.fromEntries(
-  Object.keys(PRODUCT_ATTRIBUTE_SEARCH_FIELDS).map((field) => [field, { column: `${TABLE}.${field}`, nullable: field === 'frontend_label' }]),
+  Object.keys(PRODUCT_ATTRIBUTE_SEARCH_FIELDS).map((field) => [
+    field,
+    { column: `${TABLE}.${field}`, nullable: field === 'frontend_label' },
+  ]),
 );
 
 const BY_CODE = new Map(PRODUCT_ATTRIBUTES.map((d) => [d.code, d]));

@@ -60,7 +60,10 @@ function productsByKeys(size: number): PreparedQuery<readonly string[], ProductR
     query = new PreparedQuery((db, value) =>
       db(PRODUCT_TABLE)
         .select(PRODUCT_COLUMNS)
-        .whereIn('sku_key', Array.from({ length: size }, (_, i) => value((keys) => keys[i]))),
+        .whereIn(
+          'sku_key',
+          Array.from({ length: size }, (_, i) => value((keys) => keys[i])),
+        ),
     );
     PRODUCTS_BY_KEYS.set(size, query);
   }
@@ -84,11 +87,24 @@ export function toProduct(row: ProductRow): ProductInterface {
     status: Number(row.status) === PRODUCT_STATUS_DISABLED ? PRODUCT_STATUS_DISABLED : PRODUCT_STATUS_ENABLED,
     created_at: row.created_at,
     updated_at: row.updated_at,
-    extension_attributes: { stock_item: stockItem(id, Number(row.qty), row.is_in_stock === true || Number(row.is_in_stock) === 1) },
+    extension_attributes: {
+      stock_item: stockItem(id, Number(row.qty), row.is_in_stock === true || Number(row.is_in_stock) === 1),
+    },
   };
 }
 
-export const PRODUCT_COLUMNS = ['entity_id', 'sku', 'sku_key', 'name', 'price', 'status', 'is_in_stock', 'qty', 'created_at', 'updated_at'] as const;
+export const PRODUCT_COLUMNS = [
+  'entity_id',
+  'sku',
+  'sku_key',
+  'name',
+  'price',
+  'status',
+  'is_in_stock',
+  'qty',
+  'created_at',
+  'updated_at',
+] as const;
 
 /** Search fields to columns (the whitelist: nothing else reaches SQL). */
 const SEARCH_COLUMNS: Record<string, SearchColumn> = Object.fromEntries(
@@ -121,22 +137,29 @@ export class ProductRepository implements ProductRepositoryInterface {
   }
 
   async get(sku: string): Promise<ProductInterface> {
-    const row = (await this.connection.get()(PRODUCT_TABLE).select(PRODUCT_COLUMNS).where({ sku_key: skuKey(sku) }).first()) as
-      | ProductRow
-      | undefined;
+    const row = (await this.connection
+      .get()(PRODUCT_TABLE)
+      .select(PRODUCT_COLUMNS)
+      .where({ sku_key: skuKey(sku) })
+      .first()) as ProductRow | undefined;
     if (!row) throw productNotFound();
     return toProduct(row);
   }
 
   async deleteById(sku: string): Promise<boolean> {
     this.assertAllStores();
-    const deleted = await this.connection.get()(PRODUCT_TABLE).where({ sku_key: skuKey(sku) }).del();
+    const deleted = await this.connection
+      .get()(PRODUCT_TABLE)
+      .where({ sku_key: skuKey(sku) })
+      .del();
     if (deleted === 0) throw productNotFound();
     return true;
   }
 
   async getList(searchCriteria: SearchCriteria): Promise<SearchResults<ProductInterface>> {
-    const query = this.connection.get()(PRODUCT_TABLE).select(PRODUCT_COLUMNS.map((c) => `${PRODUCT_TABLE}.${c}`));
+    const query = this.connection
+      .get()(PRODUCT_TABLE)
+      .select(PRODUCT_COLUMNS.map((c) => `${PRODUCT_TABLE}.${c}`));
     const { rows, total } = await runSearch<ProductRow>(query, searchCriteria, {
       fields: PRODUCT_SEARCH_FIELDS,
       columns: SEARCH_COLUMNS,
@@ -196,7 +219,8 @@ export class ProductRepository implements ProductRepositoryInterface {
       })
       .onConflict(['sku_key'])
       .merge(changes);
-    const row = (await db(PRODUCT_TABLE).select(PRODUCT_COLUMNS).where({ sku_key: key }).first()) as ProductRow | undefined;
+    const row = (await db(PRODUCT_TABLE).select(PRODUCT_COLUMNS).where({ sku_key: key }).first()) as
+      ProductRow | undefined;
     if (!row) throw new Error(`Product "${sku}" vanished right after it was saved`);
     return toProduct(row);
   }

@@ -15,7 +15,9 @@ export class StockRegistry implements StockRegistryInterface {
   async updateStockItemBySku(productSku: string, stockItem: StockItemInput): Promise<number> {
     await this.product(productSku); // 404 for an unknown sku (update would ask for a name)
     const { qty, is_in_stock } = stockItem;
-    const product = await this.products.update(productSku, { extension_attributes: { stock_item: { qty, is_in_stock } } });
+    const product = await this.products.update(productSku, {
+      extension_attributes: { stock_item: { qty, is_in_stock } },
+    });
     return product.extension_attributes.stock_item.item_id;
   }
 
@@ -24,7 +26,8 @@ export class StockRegistry implements StockRegistryInterface {
     try {
       return await this.products.get(productSku);
     } catch (error) {
-      if (error instanceof NoSuchEntityException) throw new NoSuchEntityException(STOCK_PRODUCT_NOT_FOUND, [productSku]);
+      if (error instanceof NoSuchEntityException)
+        throw new NoSuchEntityException(STOCK_PRODUCT_NOT_FOUND, [productSku]);
       throw error;
     }
   }

@@ -14,14 +14,19 @@ const CHUNK = 500;
 
 export async function up(knex: Knex): Promise<void> {
   const rows: { id: number; sku: string; oldKey: string; key: string }[] = [];
-  for (let after = 0; ; ) {
-    const chunk = (await knex(TABLE).select('entity_id', 'sku', 'sku_key').where('entity_id', '>', after).orderBy('entity_id').limit(CHUNK)) as {
+  for (let after = 0; ;) {
+    const chunk = (await knex(TABLE)
+      .select('entity_id', 'sku', 'sku_key')
+      .where('entity_id', '>', after)
+      .orderBy('entity_id')
+      .limit(CHUNK)) as {
       entity_id: number | string;
       sku: string;
       sku_key: string;
     }[];
     if (chunk.length === 0) break;
-    for (const row of chunk) rows.push({ id: Number(row.entity_id), sku: row.sku, oldKey: row.sku_key, key: skuKey(row.sku) });
+    for (const row of chunk)
+      rows.push({ id: Number(row.entity_id), sku: row.sku, oldKey: row.sku_key, key: skuKey(row.sku) });
     after = rows[rows.length - 1]!.id;
   }
   await rekeySkus(knex, TABLE, rows);

@@ -14,8 +14,19 @@ export async function up(knex: Knex): Promise<void> {
     table.string('backend_type', 8).notNullable();
     table.string('frontend_label', 255).nullable();
     for (const flag of [
-      'is_required', 'is_user_defined', 'is_unique', 'is_visible', 'is_searchable', 'is_filterable', 'is_comparable',
-      'is_visible_on_front', 'used_in_product_listing', 'used_for_sort_by', 'is_used_in_grid', 'is_visible_in_grid', 'is_filterable_in_grid',
+      'is_required',
+      'is_user_defined',
+      'is_unique',
+      'is_visible',
+      'is_searchable',
+      'is_filterable',
+      'is_comparable',
+      'is_visible_on_front',
+      'used_in_product_listing',
+      'used_for_sort_by',
+      'is_used_in_grid',
+      'is_visible_in_grid',
+      'is_filterable_in_grid',
     ]) {
       table.boolean(flag).notNullable().defaultTo(false);
     }

@@ -19,19 +19,32 @@ export interface EventSubscriptionData {
 
 export interface EventSubscriptionManagementInterface {
   /** Adds or replaces the subscription of that name; answers it, with its secret when generated (shown once). */
-  subscribe(event: Partial<EventSubscriptionData> & { secret?: string }): Promise<EventSubscriptionData & { secret?: string }>;
+  subscribe(
+    event: Partial<EventSubscriptionData> & { secret?: string },
+  ): Promise<EventSubscriptionData & { secret?: string }>;
   unsubscribe(name: string): Promise<boolean>;
   getList(): Promise<EventSubscriptionData[]>;
 }
 
-const EVENT_NAME = Joi.string().pattern(/^[a-z0-9_.]+$/).max(255);
+const EVENT_NAME = Joi.string()
+  .pattern(/^[a-z0-9_.]+$/)
+  .max(255);
 
 export const eventSubscriptionSchema = Joi.object({
   name: EVENT_NAME.required(),
   parent: EVENT_NAME.allow(null).default(null),
-  fields: Joi.array().items(Joi.object({ name: Joi.string().max(255).required() })).max(100).default([]),
+  fields: Joi.array()
+    .items(Joi.object({ name: Joi.string().max(255).required() }))
+    .max(100)
+    .default([]),
   rules: Joi.array()
-    .items(Joi.object({ field: Joi.string().max(255).required(), operator: Joi.string().max(32).required(), value: Joi.alternatives(Joi.string().allow(''), Joi.number(), Joi.boolean()) }))
+    .items(
+      Joi.object({
+        field: Joi.string().max(255).required(),
+        operator: Joi.string().max(32).required(),
+        value: Joi.alternatives(Joi.string().allow(''), Joi.number(), Joi.boolean()),
+      }),
+    )
     .max(100)
     .default([]),
   destination: Joi.string().max(2048).required(),
@@ -39,11 +52,14 @@ export const eventSubscriptionSchema = Joi.object({
   secret: Joi.string().pattern(/^whsec_[A-Za-z0-9+/]{32,88}={0,2}$/),
 });
 
-export const EventSubscriptionManagementInterface = defineContract<EventSubscriptionManagementInterface>('Dispensary\\Eventing\\Api\\EventSubscriptionManagementInterface', {
-  subscribe: {
-    params: [{ name: 'event', schema: eventSubscriptionSchema.required() }],
-    description: 'Subscribe an event (Adobe eventing body plus destination); the generated secret is answered once',
+export const EventSubscriptionManagementInterface = defineContract<EventSubscriptionManagementInterface>(
+  'Dispensary\\Eventing\\Api\\EventSubscriptionManagementInterface',
+  {
+    subscribe: {
+      params: [{ name: 'event', schema: eventSubscriptionSchema.required() }],
+      description: 'Subscribe an event (Adobe eventing body plus destination); the generated secret is answered once',
+    },
+    unsubscribe: { params: [{ name: 'name', schema: EVENT_NAME.required() }], description: 'Unsubscribe an event' },
+    getList: { params: [], description: 'Every event subscription: io_events.xml and run-time ones' },
   },
-  unsubscribe: { params: [{ name: 'name', schema: EVENT_NAME.required() }], description: 'Unsubscribe an event' },
-  getList: { params: [], description: 'Every event subscription: io_events.xml and run-time ones' },
-});
+);

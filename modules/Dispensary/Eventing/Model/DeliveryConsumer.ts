@@ -173,7 +173,8 @@ export class DeliveryConsumer implements QueueConsumer {
     this.lastPurge = now;
     try {
       const deleted = await this.outbox.purgeDelivered(now - this.retentionHours * 3_600_000);
-      if (deleted > 0) this.logger.info({ deleted, retentionHours: this.retentionHours }, 'delivered events purged from the outbox');
+      if (deleted > 0)
+        this.logger.info({ deleted, retentionHours: this.retentionHours }, 'delivered events purged from the outbox');
     } catch (error) {
       this.logger.warn({ err: error }, 'purging delivered events failed; the next idle moment tries again');
     }
@@ -189,20 +190,39 @@ export class DeliveryConsumer implements QueueConsumer {
     if (!subscription) failure = 'unsubscribed';
     else if (!secret) failure = 'no_secret';
     else {
-      const result = await this.transport.post({ url: subscription.destination, body: row.payload, id: row.event_uuid, secret, timeoutMs: this.timeoutMs });
+      const result = await this.transport.post({
+        url: subscription.destination,
+        body: row.payload,
+        id: row.event_uuid,
+        secret,
+        timeoutMs: this.timeoutMs,
+      });
       if (result.kind === 'answer' && result.status >= 200 && result.status < 300) {
         await this.outbox.delivered(row.outbox_id);
         this.measure(row.subscription_name, 'delivered', started);
-        this.logger.info({ subscription: row.subscription_name, eventId: row.event_uuid, attempts, durationMs: Date.now() - started }, 'event delivered');
+        this.logger.info(
+          { subscription: row.subscription_name, eventId: row.event_uuid, attempts, durationMs: Date.now() - started },
+          'event delivered',
+        );
         return true;
       }
-      failure = result.kind === 'answer' ? `http ${result.status}` : result.kind === 'timeout' ? 'timeout' : result.kind === 'refused' ? `refused: ${result.reason}` : `network: ${result.reason}`;
+      failure =
+        result.kind === 'answer'
+          ? `http ${result.status}`
+          : result.kind === 'timeout'
+            ? 'timeout'
+            : result.kind === 'refused'
+              ? `refused: ${result.reason}`
+              : `network: ${result.reason}`;
     }
     const dead = attempts >= this.maxAttempts || failure === 'unsubscribed';
     const retryAt = dead ? 'dead' : Date.now() + Math.min(this.baseDelayMs * 2 ** (attempts - 1), 3_600_000);
     await this.outbox.failed(row.outbox_id, attempts, failure, retryAt);
     this.measure(row.subscription_name, dead ? 'dead_lettered' : 'failed', started);
-    this.logger.warn({ subscription: row.subscription_name, eventId: row.event_uuid, attempts, reason: failure, deadLettered: dead }, 'event delivery failed');
+    this.logger.warn(
+      { subscription: row.subscription_name, eventId: row.event_uuid, attempts, reason: failure, deadLettered: dead },
+      'event delivery failed',
+    );
     return dead;
   }
 }

@@ -1,5 +1,8 @@
 import { inject, injectable, InputException } from '#framework';
-import type { EventSubscriptionData, EventSubscriptionManagementInterface } from '../Api/EventSubscriptionManagementInterface.js';
+import type {
+  EventSubscriptionData,
+  EventSubscriptionManagementInterface,
+} from '../Api/EventSubscriptionManagementInterface.js';
 import { generateSecret, RULE_OPERATORS } from '../../Webhooks/Api/payloadFilters.js';
 import { SubscriptionRegistry } from './SubscriptionRegistry.js';
 import { SubscriptionRepository } from './SubscriptionRepository.js';
@@ -17,13 +20,17 @@ export class EventSubscriptionManagement implements EventSubscriptionManagementI
     @inject('Dispensary\\Webhooks\\Model\\UrlPolicy') private readonly urls: UrlCheck,
   ) {}
 
-  async subscribe(event: Partial<EventSubscriptionData> & { secret?: string }): Promise<EventSubscriptionData & { secret?: string }> {
+  async subscribe(
+    event: Partial<EventSubscriptionData> & { secret?: string },
+  ): Promise<EventSubscriptionData & { secret?: string }> {
     const { secret: given, ...definition } = event as EventSubscriptionData & { secret?: string };
     const listened = definition.parent ?? definition.name;
-    if (!listened.startsWith('observer.')) throw InputException.invalidFieldValue(definition.parent ? 'event.parent' : 'event.name', listened);
+    if (!listened.startsWith('observer.'))
+      throw InputException.invalidFieldValue(definition.parent ? 'event.parent' : 'event.name', listened);
     this.urls.check(definition.destination);
     for (const rule of definition.rules) {
-      if (!(RULE_OPERATORS as readonly string[]).includes(rule.operator)) throw InputException.invalidFieldValue('event.rules.operator', rule.operator);
+      if (!(RULE_OPERATORS as readonly string[]).includes(rule.operator))
+        throw InputException.invalidFieldValue('event.rules.operator', rule.operator);
     }
     const secret = given ?? generateSecret();
     await this.repository.save(definition, secret);

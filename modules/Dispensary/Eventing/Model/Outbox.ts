@@ -67,21 +67,26 @@ export class Outbox {
       event_id: uuid,
       event: subscription.name,
       created_at: new Date(now).toISOString(),
-      data: selectFields(subscription.fields.map((field) => ({ name: field.name })), data),
+      data: selectFields(
+        subscription.fields.map((field) => ({ name: field.name })),
+        data,
+      ),
     };
-    await this.connection.get()(TABLE).insert({
-      event_uuid: uuid,
-      subscription_name: subscription.name,
-      event_name: eventName,
-      entity_key: entityKey(data, `event:${uuid}`),
-      payload: JSON.stringify(payload),
-      status: 'pending',
-      attempts: 0,
-      next_attempt_at: now,
-      lease_until: 0,
-      created_at: now,
-      priority: subscription.priority ? 1 : 0,
-    });
+    await this.connection
+      .get()(TABLE)
+      .insert({
+        event_uuid: uuid,
+        subscription_name: subscription.name,
+        event_name: eventName,
+        entity_key: entityKey(data, `event:${uuid}`),
+        payload: JSON.stringify(payload),
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: now,
+        lease_until: 0,
+        created_at: now,
+        priority: subscription.priority ? 1 : 0,
+      });
   }
 
   /** Rows that have no earlier pending row of the same subscription and entity (the heads of their chains). */
@@ -246,7 +251,9 @@ export class Outbox {
   }
 
   async dead(): Promise<OutboxRow[]> {
-    return ((await this.connection.knex(TABLE).where({ status: 'dead' }).orderBy('outbox_id')) as Record<string, unknown>[]).map(numeric);
+    return (
+      (await this.connection.knex(TABLE).where({ status: 'dead' }).orderBy('outbox_id')) as Record<string, unknown>[]
+    ).map(numeric);
   }
 
   /** Dead rows back to pending (all, or those ids); answers how many. */

@@ -46,7 +46,12 @@ export class OutboxRelay {
       if (ordinary.length > 0) await queue.publish(EVENT_TOPIC, ordinary.map(message));
     } catch (error) {
       // Some may have gone out: released rows published twice are a duplicate the consumer drops.
-      await this.outbox.release(rows.map((row) => row.outbox_id), token).catch(() => undefined);
+      await this.outbox
+        .release(
+          rows.map((row) => row.outbox_id),
+          token,
+        )
+        .catch(() => undefined);
       throw error;
     }
     this.logger.debug({ published: rows.length }, 'outbox relay: events published');

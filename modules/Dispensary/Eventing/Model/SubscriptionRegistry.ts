@@ -35,7 +35,8 @@ export class SubscriptionRegistry {
   private async load(): Promise<{ byEvent: Map<string, Subscription[]>; byName: Map<string, Subscription> }> {
     this.xml ??= readIoEventsXml(this.modules);
     const byName = new Map<string, Subscription>();
-    for (const subscription of [...this.xml, ...(await this.repository.all())]) byName.set(subscription.name, subscription);
+    for (const subscription of [...this.xml, ...(await this.repository.all())])
+      byName.set(subscription.name, subscription);
     const byEvent = new Map<string, Subscription[]>();
     for (const subscription of byName.values()) {
       const event = sourceEvent(subscription);

@@ -33,10 +33,17 @@ export class SubscriptionRepository {
   }
 
   async all(): Promise<Subscription[]> {
-    const rows = (await this.connection.get()(TABLE).select('definition', 'secret').orderBy('subscription_id')) as { definition: string; secret: string }[];
+    const rows = (await this.connection.get()(TABLE).select('definition', 'secret').orderBy('subscription_id')) as {
+      definition: string;
+      secret: string;
+    }[];
     return rows.map((row) => {
       const definition = JSON.parse(row.definition) as EventSubscriptionData;
-      return { ...definition, secret: this.cipher.decrypt(row.secret, `event_subscription:${definition.name}`), source: 'api' };
+      return {
+        ...definition,
+        secret: this.cipher.decrypt(row.secret, `event_subscription:${definition.name}`),
+        source: 'api',
+      };
     });
   }
 }

@@ -10,16 +10,19 @@ export interface AdminTokenServiceInterface {
   revokeAdminAccessTokens(username: string): Promise<number>;
 }
 
-export const AdminTokenServiceInterface = defineContract<AdminTokenServiceInterface>('Dispensary\\Integration\\Api\\AdminTokenServiceInterface', {
-  createAdminAccessToken: {
-    // No request transaction: the password is hashed (a third of a second of CPU) without holding
-    // a pooled connection, and the few writes commit on their own.
-    transactional: false,
-    params: [
-      // Empty is the service's to refuse, as Magento's CredentialsValidator does (`"%fieldName" is required`).
-      { name: 'username', schema: Joi.string().allow('').max(255).required() },
-      { name: 'password', schema: Joi.string().allow('').max(1024).required() },
-    ],
+export const AdminTokenServiceInterface = defineContract<AdminTokenServiceInterface>(
+  'Dispensary\\Integration\\Api\\AdminTokenServiceInterface',
+  {
+    createAdminAccessToken: {
+      // No request transaction: the password is hashed (a third of a second of CPU) without holding
+      // a pooled connection, and the few writes commit on their own.
+      transactional: false,
+      params: [
+        // Empty is the service's to refuse, as Magento's CredentialsValidator does (`"%fieldName" is required`).
+        { name: 'username', schema: Joi.string().allow('').max(255).required() },
+        { name: 'password', schema: Joi.string().allow('').max(1024).required() },
+      ],
+    },
+    revokeAdminAccessTokens: { params: [{ name: 'username', schema: Joi.string().required() }] },
   },
-  revokeAdminAccessTokens: { params: [{ name: 'username', schema: Joi.string().required() }] },
-});
+);

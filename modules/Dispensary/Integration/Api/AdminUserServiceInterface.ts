@@ -28,30 +28,33 @@ export interface AdminUserServiceInterface {
   setActive(username: string, active: boolean): Promise<boolean>;
 }
 
-export const AdminUserServiceInterface = defineContract<AdminUserServiceInterface>('Dispensary\\Integration\\Api\\AdminUserServiceInterface', {
-  create: {
-    params: [
-      { name: 'username', schema: Joi.string().required() },
-      { name: 'password', schema: Joi.string().required() },
-    ],
+export const AdminUserServiceInterface = defineContract<AdminUserServiceInterface>(
+  'Dispensary\\Integration\\Api\\AdminUserServiceInterface',
+  {
+    create: {
+      params: [
+        { name: 'username', schema: Joi.string().required() },
+        { name: 'password', schema: Joi.string().required() },
+      ],
+    },
+    verify: {
+      params: [
+        { name: 'username', schema: Joi.string().required() },
+        { name: 'password', schema: Joi.string().required() },
+      ],
+    },
+    authenticate: {
+      params: [
+        { name: 'username', schema: Joi.string().required() },
+        { name: 'password', schema: Joi.string().required() },
+      ],
+    },
+    getIdByUsername: { params: [{ name: 'username', schema: Joi.string().required() }] },
+    setActive: {
+      params: [
+        { name: 'username', schema: Joi.string().required() },
+        { name: 'active', schema: Joi.boolean().required() },
+      ],
+    },
   },
-  verify: {
-    params: [
-      { name: 'username', schema: Joi.string().required() },
-      { name: 'password', schema: Joi.string().required() },
-    ],
-  },
-  authenticate: {
-    params: [
-      { name: 'username', schema: Joi.string().required() },
-      { name: 'password', schema: Joi.string().required() },
-    ],
-  },
-  getIdByUsername: { params: [{ name: 'username', schema: Joi.string().required() }] },
-  setActive: {
-    params: [
-      { name: 'username', schema: Joi.string().required() },
-      { name: 'active', schema: Joi.boolean().required() },
-    ],
-  },
-});
+);

@@ -49,7 +49,9 @@ export class AdminTokenService implements AdminTokenServiceInterface {
 
   async createAdminAccessToken(username: string, password: string): Promise<string> {
     // Magento's Integration\Model\CredentialsValidator, before any throttling or hashing.
-    const missing = [username === '' && 'username', password === '' && 'password'].filter((field): field is string => Boolean(field));
+    const missing = [username === '' && 'username', password === '' && 'password'].filter((field): field is string =>
+      Boolean(field),
+    );
     if (missing.length) throw new InputException(missing.map(requiredField));
     const started = performance.now();
     try {
@@ -91,24 +93,27 @@ export class AdminTokenService implements AdminTokenServiceInterface {
     await this.failures.reset(key);
     const token = generateToken();
     const now = this.clock.now();
-    await this.connection.get()('integration_token').insert({
-      kind: 'admin',
-      name: result.username,
-      active_name: null,
-      token_hash: hashToken(token),
-      store_id: null,
-      resources: null,
-      admin_user_id: result.userId,
-      created_at: nowTimestamp(now),
-      expires_at: nowTimestamp(new Date(now.getTime() + this.lifetimeSeconds * 1000)),
-    });
+    await this.connection
+      .get()('integration_token')
+      .insert({
+        kind: 'admin',
+        name: result.username,
+        active_name: null,
+        token_hash: hashToken(token),
+        store_id: null,
+        resources: null,
+        admin_user_id: result.userId,
+        created_at: nowTimestamp(now),
+        expires_at: nowTimestamp(new Date(now.getTime() + this.lifetimeSeconds * 1000)),
+      });
     await this.purger.purgeIfDue();
     return token;
   }
 
   async revokeAdminAccessTokens(username: string): Promise<number> {
     const userId = await this.users.getIdByUsername(username);
-    if (userId === null) throw new InputException([{ phrase: 'No admin user is named "%username".', parameters: { username } }]);
+    if (userId === null)
+      throw new InputException([{ phrase: 'No admin user is named "%username".', parameters: { username } }]);
     return this.connection
       .get()('integration_token')
       .where({ kind: 'admin', admin_user_id: userId })
@@ -118,6 +123,9 @@ export class AdminTokenService implements AdminTokenServiceInterface {
 
   /** Who tried, from where, and why it failed; never the password. */
   private logFailure(username: string, clientAddress: string | undefined, reason: string): void {
-    this.logger.warn({ event: 'admin_login_failed', username: [...username].slice(0, 64).join(''), clientAddress, reason }, 'admin login failed');
+    this.logger.warn(
+      { event: 'admin_login_failed', username: [...username].slice(0, 64).join(''), clientAddress, reason },
+      'admin login failed',
+    );
   }
 }

@@ -1,4 +1,13 @@
-import { ConnectionProvider, FrameworkServices, InputException, inject, injectable, isUniqueViolation, nowTimestamp, type Logger } from '#framework';
+import {
+  ConnectionProvider,
+  FrameworkServices,
+  InputException,
+  inject,
+  injectable,
+  isUniqueViolation,
+  nowTimestamp,
+  type Logger,
+} from '#framework';
 import type { AdminAuthentication, AdminUserServiceInterface } from '../Api/AdminUserServiceInterface.js';
 import { checkPasswordStrength } from './password.js';
 import { PasswordHasher } from './PasswordHasher.js';
@@ -27,14 +36,20 @@ export class AdminUserService implements AdminUserServiceInterface {
   async create(username: string, password: string): Promise<number> {
     const name = username.trim().normalize('NFC');
     const key = usernameKey(name);
-    if (!name || [...name].length > 64 || !isStorableKey(key)) throw InputException.invalidFieldValue('username', username);
+    if (!name || [...name].length > 64 || !isStorableKey(key))
+      throw InputException.invalidFieldValue('username', username);
     const weakness = checkPasswordStrength(password);
     if (weakness) throw new InputException([{ phrase: weakness, parameters: {} }]);
     const hash = await this.hasher.hash(password);
     try {
-      await this.connection.get()('admin_user').insert({ username: name, username_key: key, password_hash: hash, created_at: nowTimestamp() });
+      await this.connection
+        .get()('admin_user')
+        .insert({ username: name, username_key: key, password_hash: hash, created_at: nowTimestamp() });
     } catch (error) {
-      if (isUniqueViolation(error)) throw new InputException([{ phrase: 'An admin user named "%username" already exists.', parameters: { username: name } }]);
+      if (isUniqueViolation(error))
+        throw new InputException([
+          { phrase: 'An admin user named "%username" already exists.', parameters: { username: name } },
+        ]);
       throw error;
     }
     return (await this.getIdByUsername(name))!;
@@ -72,14 +87,20 @@ export class AdminUserService implements AdminUserServiceInterface {
     const key = usernameKey(username);
     // A key no user can have (too long, control characters) is not looked up at all.
     if (!isStorableKey(key)) return undefined;
-    return (await this.connection.get()('admin_user').where({ username_key: key }).first('user_id', 'username', 'password_hash', 'is_active')) as UserRow | undefined;
+    return (await this.connection
+      .get()('admin_user')
+      .where({ username_key: key })
+      .first('user_id', 'username', 'password_hash', 'is_active')) as UserRow | undefined;
   }
 
   /** Stores the password again at today's strength, unless it changed meanwhile; a failure only logs. */
   private async rehash(row: UserRow, password: string): Promise<void> {
     try {
       const hash = await this.hasher.hash(password);
-      await this.connection.get()('admin_user').where({ user_id: row.user_id, password_hash: row.password_hash }).update({ password_hash: hash });
+      await this.connection
+        .get()('admin_user')
+        .where({ user_id: row.user_id, password_hash: row.password_hash })
+        .update({ password_hash: hash });
     } catch (error) {
       this.logger.warn({ err: error, userId: row.user_id }, 'could not rehash an admin password; it stays as it was');
     }

@@ -1,5 +1,13 @@
 import { isIPv6 } from 'node:net';
-import { FrameworkServices, inject, injectable, type AdminLoginSettings, type Clock, type SharedRateLimiter, type SharedState } from '#framework';
+import {
+  FrameworkServices,
+  inject,
+  injectable,
+  type AdminLoginSettings,
+  type Clock,
+  type SharedRateLimiter,
+  type SharedState,
+} from '#framework';
 
 interface Bucket {
   tokens: number;
@@ -35,7 +43,11 @@ export class ClientRateLimiter {
     this.refillPerMs = config.adminLogin.rateLimit / (config.adminLogin.rateWindowSeconds * 1000);
     this.shared =
       state.shared && this.capacity > 0
-        ? state.rateLimiter({ name: 'admin_token', points: this.capacity, windowSeconds: config.adminLogin.rateWindowSeconds })
+        ? state.rateLimiter({
+            name: 'admin_token',
+            points: this.capacity,
+            windowSeconds: config.adminLogin.rateWindowSeconds,
+          })
         : null;
   }
 
@@ -67,6 +79,10 @@ export function clientKey(address: string): string {
   const [head = '', tail] = address.toLowerCase().split('%')[0]!.split('::');
   const left = head ? head.split(':') : [];
   const right = tail === undefined ? [] : tail ? tail.split(':') : [];
-  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
-  return `${groups.slice(0, 4).map((g) => Number.parseInt(g, 16).toString(16)).join(':')}::/64`;
+  const groups =
+    tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => Number.parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
 }

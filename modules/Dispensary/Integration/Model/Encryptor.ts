@@ -48,7 +48,8 @@ export class Encryptor {
   cryptKey(): Buffer {
     if (this.key) return this.key;
     if (this.settings.cryptKey !== null) {
-      if (!KEY_TEXT.test(this.settings.cryptKey)) throw new Error('CRYPT_KEY must be 64 hex characters (a 256-bit key): e.g. `openssl rand -hex 32`');
+      if (!KEY_TEXT.test(this.settings.cryptKey))
+        throw new Error('CRYPT_KEY must be 64 hex characters (a 256-bit key): e.g. `openssl rand -hex 32`');
       return (this.key = Buffer.from(this.settings.cryptKey, 'hex'));
     }
     const file = this.settings.cryptKeyFile;

@@ -1,5 +1,8 @@
 import { ConnectionProvider, FrameworkServices, InputException, inject, injectable, nowTimestamp } from '#framework';
-import type { IntegrationTokenRequest, IntegrationTokenServiceInterface } from '../Api/IntegrationTokenServiceInterface.js';
+import type {
+  IntegrationTokenRequest,
+  IntegrationTokenServiceInterface,
+} from '../Api/IntegrationTokenServiceInterface.js';
 import { TokenGrants } from './TokenGrants.js';
 import { generateToken, hashToken } from './tokens.js';
 
@@ -28,6 +31,7 @@ export class IntegrationTokenService implements IntegrationTokenServiceInterface
       .get()('integration_token')
       .where({ active_name: name.trim(), kind: 'integration' })
       .update({ active_name: null, revoked_at: nowTimestamp() });
-    if (!updated) throw new InputException([{ phrase: 'No active integration token is named "%name".', parameters: { name } }]);
+    if (!updated)
+      throw new InputException([{ phrase: 'No active integration token is named "%name".', parameters: { name } }]);
   }
 }

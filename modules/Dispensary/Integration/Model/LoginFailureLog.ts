@@ -1,4 +1,12 @@
-import { ConnectionProvider, FrameworkServices, inject, injectable, nowTimestamp, type AdminLoginSettings, type Clock } from '#framework';
+import {
+  ConnectionProvider,
+  FrameworkServices,
+  inject,
+  injectable,
+  nowTimestamp,
+  type AdminLoginSettings,
+  type Clock,
+} from '#framework';
 
 const TABLE = 'oauth_token_request_log';
 /** Magento's RequestThrottler::USER_TYPE_ADMIN. */
@@ -48,7 +56,11 @@ export class LoginFailureLog {
       .onConflict(['user_name', 'user_type'])
       // failures_count first: MySQL evaluates the assignments in order, and must see the old expiry.
       .merge({
-        failures_count: db.raw('CASE WHEN ?? <= ? THEN 1 ELSE ?? + 1 END', [`${TABLE}.lock_expires_at`, nowTimestamp(now), `${TABLE}.failures_count`]),
+        failures_count: db.raw('CASE WHEN ?? <= ? THEN 1 ELSE ?? + 1 END', [
+          `${TABLE}.lock_expires_at`,
+          nowTimestamp(now),
+          `${TABLE}.failures_count`,
+        ]),
         lock_expires_at: expires,
       });
   }

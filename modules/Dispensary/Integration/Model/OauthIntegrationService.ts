@@ -32,14 +32,22 @@ export class OauthIntegrationService implements OauthIntegrationServiceInterface
     const tokenHash = hashToken(credentials.accessToken);
     const now = nowTimestamp();
     await this.connection.get().transaction(async (trx) => {
-      const tokenId = await this.grants.insert(trx, spec, 'oauth', tokenHash, 'An active integration named "%name" already exists; delete it first.');
+      const tokenId = await this.grants.insert(
+        trx,
+        spec,
+        'oauth',
+        tokenHash,
+        'An active integration named "%name" already exists; delete it first.',
+      );
       await trx('oauth_consumer').insert({
         name: spec.name,
         key_hash: keyHash,
         secret: this.encryptor.encrypt(credentials.consumerSecret, consumerSecretContext(keyHash)),
         created_at: now,
       });
-      const consumer = (await trx('oauth_consumer').where({ key_hash: keyHash }).first('consumer_id')) as { consumer_id: number };
+      const consumer = (await trx('oauth_consumer').where({ key_hash: keyHash }).first('consumer_id')) as {
+        consumer_id: number;
+      };
       await trx('oauth_token').insert({
         consumer_id: consumer.consumer_id,
         token_id: tokenId,
@@ -53,9 +61,12 @@ export class OauthIntegrationService implements OauthIntegrationServiceInterface
 
   async delete(name: string): Promise<void> {
     const deleted = await this.connection.get().transaction(async (trx) => {
-      const grant = (await trx('integration_token').where({ active_name: name.trim(), kind: 'oauth' }).first('token_id')) as { token_id: number } | undefined;
+      const grant = (await trx('integration_token')
+        .where({ active_name: name.trim(), kind: 'oauth' })
+        .first('token_id')) as { token_id: number } | undefined;
       if (!grant) return false;
-      const token = (await trx('oauth_token').where({ token_id: grant.token_id }).first('consumer_id')) as { consumer_id: number } | undefined;
+      const token = (await trx('oauth_token').where({ token_id: grant.token_id }).first('consumer_id')) as
+        { consumer_id: number } | undefined;
       if (token) {
         await trx('oauth_nonce').where({ consumer_id: token.consumer_id }).delete();
         await trx('oauth_token').where({ consumer_id: token.consumer_id }).delete();
@@ -64,6 +75,7 @@ export class OauthIntegrationService implements OauthIntegrationServiceInterface
       await trx('integration_token').where({ token_id: grant.token_id }).delete();
       return true;
     });
-    if (!deleted) throw new InputException([{ phrase: 'No OAuth integration is named "%name".', parameters: { name } }]);
+    if (!deleted)
+      throw new InputException([{ phrase: 'No OAuth integration is named "%name".', parameters: { name } }]);
   }
 }

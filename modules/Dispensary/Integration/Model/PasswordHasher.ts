@@ -43,7 +43,8 @@ export class PasswordHasher {
     this.cost = settings.scryptCost;
     this.slots = new HashingSlots(settings.concurrency, settings.queue);
     this.dummy = { n: this.cost, r: R, p: P, salt: Buffer.alloc(16), key: Buffer.alloc(KEY_LENGTH) };
-    if (this.cost < 2 ** 17) logger.warn({ scryptCost: this.cost }, 'PASSWORD_SCRYPT_COST is below OWASP guidance (131072)');
+    if (this.cost < 2 ** 17)
+      logger.warn({ scryptCost: this.cost }, 'PASSWORD_SCRYPT_COST is below OWASP guidance (131072)');
   }
 
   async hash(password: string): Promise<string> {
@@ -66,7 +67,9 @@ export class PasswordHasher {
       () =>
         new Promise<Buffer>((resolve, reject) =>
           // maxmem: scrypt needs 128 * N * r bytes; Node's default cap (32 MiB) is below 2^17.
-          scrypt(password, salt, KEY_LENGTH, { N: n, r, p, maxmem: 256 * n * r }, (err, key) => (err ? reject(err) : resolve(key))),
+          scrypt(password, salt, KEY_LENGTH, { N: n, r, p, maxmem: 256 * n * r }, (err, key) =>
+            err ? reject(err) : resolve(key),
+          ),
         ),
     );
   }

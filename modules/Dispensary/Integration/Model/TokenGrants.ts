@@ -44,9 +44,18 @@ export interface GrantSpec {
   readonly resources: readonly string[] | null;
 }
 
-const TOKEN_COLUMNS = ['token_id', 'kind', 'name', 'token_hash', 'store_id', 'resources', 'admin_user_id', 'expires_at', 'revoked_at', 'active_name'].map(
-  (c) => `integration_token.${c}`,
-);
+const TOKEN_COLUMNS = [
+  'token_id',
+  'kind',
+  'name',
+  'token_hash',
+  'store_id',
+  'resources',
+  'admin_user_id',
+  'expires_at',
+  'revoked_at',
+  'active_name',
+].map((c) => `integration_token.${c}`);
 /**
  * The token lookup of every authenticated request, compiled once (PreparedQuery). Its columns
  * are named: a statement PostgreSQL keeps prepared must not change its result's shape when a
@@ -60,8 +69,10 @@ const FIND_BY_HASH = preparedQuery<{ tokenHash: string }, TokenRow | undefined>(
     .first([...TOKEN_COLUMNS, 'admin_user.is_active as admin_is_active']),
 );
 
-export const OTHER_STORE = 'The token is bound to another store and cannot be used with the store "%storeCode". Use the URL of its own store.';
-export const ONE_STORE_ONLY = 'The token is bound to one store, and this request changes data shared by all stores. Use a token for all stores.';
+export const OTHER_STORE =
+  'The token is bound to another store and cannot be used with the store "%storeCode". Use the URL of its own store.';
+export const ONE_STORE_ONLY =
+  'The token is bound to one store, and this request changes data shared by all stores. Use a token for all stores.';
 
 interface AclNode {
   readonly parent: string | null;
@@ -86,23 +97,35 @@ export class TokenGrants {
     const name = request.name?.trim();
     if (!name) throw InputException.requiredField('name');
     if (Boolean(request.store) === Boolean(request.allStores)) {
-      throw new InputException([{ phrase: 'Give either a store code or all stores, not both or neither.', parameters: {} }]);
+      throw new InputException([
+        { phrase: 'Give either a store code or all stores, not both or neither.', parameters: {} },
+      ]);
     }
     let storeId: number | null = null;
     if (request.store) {
       const store = await this.stores.getStoreByCode(request.store);
-      if (!store) throw new InputException([{ phrase: 'The store code "%storeCode" is unknown.', parameters: { storeCode: request.store } }]);
+      if (!store)
+        throw new InputException([
+          { phrase: 'The store code "%storeCode" is unknown.', parameters: { storeCode: request.store } },
+        ]);
       storeId = store.id;
     }
     const resources = request.resources?.length ? [...new Set(request.resources)] : null;
     for (const resource of resources ?? []) {
-      if (!this.acl.has(resource)) throw new InputException([{ phrase: 'The ACL resource "%resource" is unknown.', parameters: { resource } }]);
+      if (!this.acl.has(resource))
+        throw new InputException([{ phrase: 'The ACL resource "%resource" is unknown.', parameters: { resource } }]);
     }
     return { name, storeId, resources };
   }
 
   /** Stores an active token under the name; answers its token_id. A name already active is an InputException with `duplicatePhrase`. */
-  async insert(db: Knex, spec: GrantSpec, kind: Exclude<TokenKind, 'admin'>, tokenHash: string, duplicatePhrase: string): Promise<number> {
+  async insert(
+    db: Knex,
+    spec: GrantSpec,
+    kind: Exclude<TokenKind, 'admin'>,
+    tokenHash: string,
+    duplicatePhrase: string,
+  ): Promise<number> {
     try {
       await db('integration_token').insert({
         kind,
@@ -116,10 +139,13 @@ export class TokenGrants {
         expires_at: null,
       });
     } catch (error) {
-      if (isUniqueViolation(error)) throw new InputException([{ phrase: duplicatePhrase, parameters: { name: spec.name } }]);
+      if (isUniqueViolation(error))
+        throw new InputException([{ phrase: duplicatePhrase, parameters: { name: spec.name } }]);
       throw error;
     }
-    const row = (await db('integration_token').where({ token_hash: tokenHash }).first('token_id')) as { token_id: number };
+    const row = (await db('integration_token').where({ token_hash: tokenHash }).first('token_id')) as {
+      token_id: number;
+    };
     return row.token_id;
   }
 

@@ -11,13 +11,18 @@ const isMysql = (knex: Knex) => /mysql|mariadb/i.test(String(knex.client.config.
  * naming them, before anything changes.
  */
 export async function up(knex: Knex): Promise<void> {
-  const rows = (await knex('admin_user').select('user_id', 'username').orderBy('user_id')) as { user_id: number; username: string }[];
+  const rows = (await knex('admin_user').select('user_id', 'username').orderBy('user_id')) as {
+    user_id: number;
+    username: string;
+  }[];
   const byKey = new Map<string, string>();
   for (const row of rows) {
     const key = usernameKey(row.username);
     const other = byKey.get(key);
     if (other !== undefined) {
-      throw new Error(`The admin users "${other}" and "${row.username}" differ only in case; rename or delete one in admin_user, then upgrade again`);
+      throw new Error(
+        `The admin users "${other}" and "${row.username}" differ only in case; rename or delete one in admin_user, then upgrade again`,
+      );
     }
     byKey.set(key, row.username);
   }
@@ -25,7 +30,10 @@ export async function up(knex: Knex): Promise<void> {
     const column = table.string('username_key', 128).nullable();
     if (isMysql(knex)) column.collate('utf8mb4_bin');
   });
-  for (const row of rows) await knex('admin_user').where({ user_id: row.user_id }).update({ username_key: usernameKey(row.username) });
+  for (const row of rows)
+    await knex('admin_user')
+      .where({ user_id: row.user_id })
+      .update({ username_key: usernameKey(row.username) });
   await knex.schema.alterTable('admin_user', (table) => {
     table.dropUnique(['username'], 'admin_user_username_unique');
     const column = table.string('username_key', 128).notNullable();

@@ -1,4 +1,10 @@
-import { defineContract, searchCriteriaParameter, type SearchCriteria, type SearchFields, type SearchResults } from '#framework';
+import {
+  defineContract,
+  searchCriteriaParameter,
+  type SearchCriteria,
+  type SearchFields,
+  type SearchResults,
+} from '#framework';
 import { PatientInterface, type PatientInput } from './Data/PatientInterface.js';
 import { patientIdSchema, patientInputSchema } from './schemas.js';
 
@@ -25,8 +31,22 @@ export const PATIENT_SEARCH_FIELDS: SearchFields = {
   updated_at: 'timestamp',
 };
 
-export const PatientRepositoryInterface = defineContract<PatientRepositoryInterface>('Dispensary\\Recommendation\\Api\\PatientRepositoryInterface', {
-  save: { params: [{ name: 'patient', schema: patientInputSchema, dataInterface: PatientInterface }], description: 'Create a patient in the current store', returns: PatientInterface },
-  get: { params: [{ name: 'patientId', schema: patientIdSchema }], description: 'A patient of the current store', returns: PatientInterface },
-  getList: { params: [searchCriteriaParameter(PATIENT_SEARCH_FIELDS)], description: 'Patients of the current store matching search criteria' },
-});
+export const PatientRepositoryInterface = defineContract<PatientRepositoryInterface>(
+  'Dispensary\\Recommendation\\Api\\PatientRepositoryInterface',
+  {
+    save: {
+      params: [{ name: 'patient', schema: patientInputSchema, dataInterface: PatientInterface }],
+      description: 'Create a patient in the current store',
+      returns: PatientInterface,
+    },
+    get: {
+      params: [{ name: 'patientId', schema: patientIdSchema }],
+      description: 'A patient of the current store',
+      returns: PatientInterface,
+    },
+    getList: {
+      params: [searchCriteriaParameter(PATIENT_SEARCH_FIELDS)],
+      description: 'Patients of the current store matching search criteria',
+    },
+  },
+);

@@ -1,4 +1,10 @@
-import { defineContract, searchCriteriaParameter, type SearchCriteria, type SearchFields, type SearchResults } from '#framework';
+import {
+  defineContract,
+  searchCriteriaParameter,
+  type SearchCriteria,
+  type SearchFields,
+  type SearchResults,
+} from '#framework';
 import { RecommendationInterface } from './Data/RecommendationInterface.js';
 import { recommendationIdSchema } from './schemas.js';
 
@@ -29,7 +35,11 @@ export const RECOMMENDATION_SEARCH_FIELDS: SearchFields = {
 export const RecommendationRepositoryInterface = defineContract<RecommendationRepositoryInterface>(
   'Dispensary\\Recommendation\\Api\\RecommendationRepositoryInterface',
   {
-    get: { params: [{ name: 'recommendationId', schema: recommendationIdSchema }], description: 'A recommendation with its items', returns: RecommendationInterface },
+    get: {
+      params: [{ name: 'recommendationId', schema: recommendationIdSchema }],
+      description: 'A recommendation with its items',
+      returns: RecommendationInterface,
+    },
     getList: {
       params: [searchCriteriaParameter(RECOMMENDATION_SEARCH_FIELDS)],
       description: 'Recommendations of the current store matching search criteria, with their items',

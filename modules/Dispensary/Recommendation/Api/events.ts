@@ -28,7 +28,22 @@ export const ITEMS_DELETE_AFTER = 'dispensary_recommendation_items_delete_after'
 export interface Events {
   [PATIENT_SAVE_AFTER]: { patient: PatientInterface };
   [RECOMMENDATION_SAVE_AFTER]: { recommendation: RecommendationInterface; items: RecommendationItemInput[] };
-  [ITEMS_ADD_AFTER]: { recommendation: RecommendationInterface; items: RecommendationItemInput[]; added: RecommendationItemInterface[]; ignored: RecommendationItemInput[] };
-  [ITEMS_UPDATE_AFTER]: { recommendation: RecommendationInterface; items: RecommendationItemInput[]; updated: RecommendationItemInterface[]; ignored: RecommendationItemInput[] };
-  [ITEMS_DELETE_AFTER]: { recommendation: RecommendationInterface; ids: string[]; removed: RecommendationItemInterface[]; ignored: string[] };
+  [ITEMS_ADD_AFTER]: {
+    recommendation: RecommendationInterface;
+    items: RecommendationItemInput[];
+    added: RecommendationItemInterface[];
+    ignored: RecommendationItemInput[];
+  };
+  [ITEMS_UPDATE_AFTER]: {
+    recommendation: RecommendationInterface;
+    items: RecommendationItemInput[];
+    updated: RecommendationItemInterface[];
+    ignored: RecommendationItemInput[];
+  };
+  [ITEMS_DELETE_AFTER]: {
+    recommendation: RecommendationInterface;
+    ids: string[];
+    removed: RecommendationItemInterface[];
+    ignored: string[];
+  };
 }

@@ -36,7 +36,8 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 /** `recommendation` + ['items', 0, 'qty'] -> `recommendation.items[0].qty`, as the web API names fields. */
 function fieldName(root: string, helpers: CustomHelpers, ...more: (string | number)[]): string {
   let out = root;
-  for (const part of [...(helpers.state.path ?? []), ...more]) out += typeof part === 'number' ? `[${part}]` : `.${part}`;
+  for (const part of [...(helpers.state.path ?? []), ...more])
+    out += typeof part === 'number' ? `[${part}]` : `.${part}`;
   return out;
 }
 
@@ -83,8 +84,15 @@ const numberOrString = () => Joi.alternatives().try(Joi.number().strict(), Joi.s
 const qtySchema = numberOrString()
   .custom(wholeNumber(MIN_QTY, MAX_QTY))
   .description(`Whole number from ${MIN_QTY} to ${MAX_QTY}: a JSON integer or a string of digits`);
-const optionalIdSchema = numberOrString().allow(null).custom(wholeNumber(1, MAX_ID)).description('Positive integer (or numeric string), or null');
-const noteSchema = Joi.string().allow('', null).max(MAX_NOTE_LENGTH).custom(storableText).description('Free text, or null');
+const optionalIdSchema = numberOrString()
+  .allow(null)
+  .custom(wholeNumber(1, MAX_ID))
+  .description('Positive integer (or numeric string), or null');
+const noteSchema = Joi.string()
+  .allow('', null)
+  .max(MAX_NOTE_LENGTH)
+  .custom(storableText)
+  .description('Free text, or null');
 const intervalSchema = Joi.string()
   .allow(null)
   .trim()
@@ -105,21 +113,23 @@ function itemSchema(root: string) {
       .description('automatic (default), LC or 1L; case-insensitive; null means automatic'),
     // The upstream API's examples spell it this way: the same field.
     // Joi.any(): the conflict check must also run for null, which Joi.string().allow(null) would let through unchecked.
-    fullfillment_type: Joi.any().description('The same field as fulfillment_type, spelled as in the upstream examples').custom((value: unknown, helpers) => {
-      const canonical = canonicalFulfillmentType(value);
-      const sibling = (helpers.state.ancestors[0] as Record<string, unknown>).fulfillment_type;
-      if (sibling !== undefined) {
-        const other = canonicalOrUndefined(sibling);
-        // An invalid sibling reports its own error; only two valid, different values conflict.
-        if (other !== undefined && other !== canonical) {
-          throw new LocalizedException(CONFLICTING_ALIAS, {
-            fieldName: fieldName(root, helpers),
-            otherFieldName: fieldName(root, helpers).replace(/fullfillment_type$/, 'fulfillment_type'),
-          });
+    fullfillment_type: Joi.any()
+      .description('The same field as fulfillment_type, spelled as in the upstream examples')
+      .custom((value: unknown, helpers) => {
+        const canonical = canonicalFulfillmentType(value);
+        const sibling = (helpers.state.ancestors[0] as Record<string, unknown>).fulfillment_type;
+        if (sibling !== undefined) {
+          const other = canonicalOrUndefined(sibling);
+          // An invalid sibling reports its own error; only two valid, different values conflict.
+          if (other !== undefined && other !== canonical) {
+            throw new LocalizedException(CONFLICTING_ALIAS, {
+              fieldName: fieldName(root, helpers),
+              otherFieldName: fieldName(root, helpers).replace(/fullfillment_type$/, 'fulfillment_type'),
+            });
+          }
         }
-      }
-      return canonical;
-    }),
+        return canonical;
+      }),
     doctor_id: optionalIdSchema,
     location_id: optionalIdSchema,
     // Output-only fields: accepted, so a client can send back what it read, and ignored.
@@ -138,7 +148,11 @@ function itemSchema(root: string) {
 function limitedList(root: string, list: Joi.Schema) {
   return Joi.alternatives().conditional(Joi.array().min(MAX_ITEMS_PER_REQUEST + 1), {
     then: Joi.any().custom((value: unknown[], helpers) => {
-      throw new LocalizedException(TOO_MANY_ITEMS, { max: MAX_ITEMS_PER_REQUEST, fieldName: fieldName(root, helpers), count: value.length });
+      throw new LocalizedException(TOO_MANY_ITEMS, {
+        max: MAX_ITEMS_PER_REQUEST,
+        fieldName: fieldName(root, helpers),
+        count: value.length,
+      });
     }),
     otherwise: list,
   });
@@ -163,9 +177,11 @@ export const itemsRequestSchema = Joi.object({
     return value;
   }),
 })
-  .custom((request: { items?: RecommendationItemInput[]; item?: RecommendationItemInput }): RecommendationItemsRequest => ({
-    items: request.item ? [request.item] : request.items!,
-  }))
+  .custom(
+    (request: { items?: RecommendationItemInput[]; item?: RecommendationItemInput }): RecommendationItemsRequest => ({
+      items: request.item ? [request.item] : request.items!,
+    }),
+  )
   .required();
 
 /**

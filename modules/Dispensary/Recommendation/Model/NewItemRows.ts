@@ -11,7 +11,8 @@ import {
 import type { ItemRow } from './ResourceModel/RecommendationResource.js';
 
 export const PRODUCT_NOT_FOUND = 'The product with SKU "%sku" does not exist. Verify "%fieldName" and try again.';
-export const PRODUCT_DISABLED = 'The product with SKU "%sku" is disabled and cannot be added to a recommendation. Verify "%fieldName" and try again.';
+export const PRODUCT_DISABLED =
+  'The product with SKU "%sku" is disabled and cannot be added to a recommendation. Verify "%fieldName" and try again.';
 
 export interface NewItems {
   readonly rows: ItemRow[];
@@ -29,7 +30,11 @@ export class NewItemRows {
   constructor(@inject(ProductRepositoryInterface) private readonly products: ProductRepositoryInterface) {}
 
   /** `existing`: sku keys the recommendation already holds; their items are ignored, unchecked. */
-  async build(recommendationId: string, items: readonly RecommendationItemInput[], existing: ReadonlySet<string> = new Set()): Promise<NewItems> {
+  async build(
+    recommendationId: string,
+    items: readonly RecommendationItemInput[],
+    existing: ReadonlySet<string> = new Set(),
+  ): Promise<NewItems> {
     const first = new Map<string, { item: RecommendationItemInput; index: number }>();
     items.forEach((item, index) => {
       const key = skuKey(item.sku);

@@ -80,10 +80,14 @@ export class PatientRepository implements PatientRepositoryInterface {
         updated_at: now,
       });
     } catch (error) {
-      if (isUniqueViolation(error)) throw new InputException([{ phrase: DUPLICATE_EMAIL, parameters: { email: patient.email } }]);
+      if (isUniqueViolation(error))
+        throw new InputException([{ phrase: DUPLICATE_EMAIL, parameters: { email: patient.email } }]);
       throw error;
     }
-    const row = (await db(PATIENT_TABLE).select(COLUMNS).where({ store_id: storeId, email_key: key }).first()) as PatientRow;
+    const row = (await db(PATIENT_TABLE)
+      .select(COLUMNS)
+      .where({ store_id: storeId, email_key: key })
+      .first()) as PatientRow;
     const saved = toPatient(row);
     await this.events.dispatch(PATIENT_SAVE_AFTER, { patient: saved } satisfies Events[typeof PATIENT_SAVE_AFTER]);
     return saved;
@@ -99,7 +103,9 @@ export class PatientRepository implements PatientRepositoryInterface {
   }
 
   async getList(searchCriteria: SearchCriteria): Promise<SearchResults<PatientInterface>> {
-    const query = this.connection.get()(PATIENT_TABLE).select(COLUMNS.map((c) => `${PATIENT_TABLE}.${c}`));
+    const query = this.connection
+      .get()(PATIENT_TABLE)
+      .select(COLUMNS.map((c) => `${PATIENT_TABLE}.${c}`));
     // Never across stores: a store's scope sees its own patients only.
     if (!requestContext.isAllStores()) query.where(`${PATIENT_TABLE}.store_id`, requestContext.store().id);
     const { rows, total } = await runSearch<PatientRow>(query, searchCriteria, {

@@ -10,7 +10,12 @@ import {
 import type { RecommendationItemManagementInterface } from '../Api/RecommendationItemManagementInterface.js';
 import { ITEMS_ADD_AFTER, ITEMS_DELETE_AFTER, ITEMS_UPDATE_AFTER, type Events } from '../Api/events.js';
 import { NewItemRows } from './NewItemRows.js';
-import { RecommendationResource, toItem, toRecommendation, type ItemRow } from './ResourceModel/RecommendationResource.js';
+import {
+  RecommendationResource,
+  toItem,
+  toRecommendation,
+  type ItemRow,
+} from './ResourceModel/RecommendationResource.js';
 
 /** The fields Update Items may change, with what `null` stands for. */
 const UPDATABLE = [
@@ -31,15 +36,23 @@ const UPDATABLE = [
 @injectable()
 export class RecommendationItemManagement implements RecommendationItemManagementInterface {
   constructor(
-    @inject('Dispensary\\Recommendation\\Model\\ResourceModel\\RecommendationResource') private readonly resource: RecommendationResource,
+    @inject('Dispensary\\Recommendation\\Model\\ResourceModel\\RecommendationResource')
+    private readonly resource: RecommendationResource,
     @inject('Dispensary\\Recommendation\\Model\\NewItemRows') private readonly newItems: NewItemRows,
     @inject(EventManagerInterface) private readonly events: EventManagerInterface,
   ) {}
 
-  async addItems(recommendationId: string, recommendation: RecommendationItemsRequest): Promise<RecommendationInterface> {
+  async addItems(
+    recommendationId: string,
+    recommendation: RecommendationItemsRequest,
+  ): Promise<RecommendationInterface> {
     const row = await this.resource.load(recommendationId, true);
     const stored = await this.resource.readKeyedItems(row.recommendation_id);
-    const { rows, products } = await this.newItems.build(row.recommendation_id, recommendation.items, new Set(stored.map(({ key }) => key)));
+    const { rows, products } = await this.newItems.build(
+      row.recommendation_id,
+      recommendation.items,
+      new Set(stored.map(({ key }) => key)),
+    );
     const items = stored.map(({ item }) => item);
     const added: RecommendationItemInterface[] = [];
     if (rows.length) {
@@ -62,11 +75,19 @@ export class RecommendationItemManagement implements RecommendationItemManagemen
       addedIndexes.delete(key); // a later occurrence of an added sku was ignored
       return false;
     });
-    await this.events.dispatch(ITEMS_ADD_AFTER, { recommendation: result, items: recommendation.items, added, ignored } satisfies Events[typeof ITEMS_ADD_AFTER]);
+    await this.events.dispatch(ITEMS_ADD_AFTER, {
+      recommendation: result,
+      items: recommendation.items,
+      added,
+      ignored,
+    } satisfies Events[typeof ITEMS_ADD_AFTER]);
     return result;
   }
 
-  async updateItems(recommendationId: string, recommendation: RecommendationItemsRequest): Promise<RecommendationInterface> {
+  async updateItems(
+    recommendationId: string,
+    recommendation: RecommendationItemsRequest,
+  ): Promise<RecommendationInterface> {
     const row = await this.resource.load(recommendationId, true);
     const stored = await this.resource.readKeyedItems(row.recommendation_id);
     const items = stored.map(({ item }) => item);
@@ -102,7 +123,12 @@ export class RecommendationItemManagement implements RecommendationItemManagemen
       await this.resource.touch(row.recommendation_id, row.updated_at);
     }
     const result = toRecommendation(row, items);
-    await this.events.dispatch(ITEMS_UPDATE_AFTER, { recommendation: result, items: recommendation.items, updated, ignored } satisfies Events[typeof ITEMS_UPDATE_AFTER]);
+    await this.events.dispatch(ITEMS_UPDATE_AFTER, {
+      recommendation: result,
+      items: recommendation.items,
+      updated,
+      ignored,
+    } satisfies Events[typeof ITEMS_UPDATE_AFTER]);
     return result;
   }
 
@@ -118,9 +144,17 @@ export class RecommendationItemManagement implements RecommendationItemManagemen
     const named = new Set(ids.map((id) => id.trim().toLowerCase()));
     const removed = deleted > 0 ? stored.filter((item) => named.has(item.item_id)) : [];
     const removedIds = new Set(removed.map((item) => item.item_id));
-    const result = toRecommendation(row, stored.filter((item) => !removedIds.has(item.item_id)));
+    const result = toRecommendation(
+      row,
+      stored.filter((item) => !removedIds.has(item.item_id)),
+    );
     const ignored = ids.filter((id) => !removedIds.has(id.trim().toLowerCase()));
-    await this.events.dispatch(ITEMS_DELETE_AFTER, { recommendation: result, ids, removed, ignored } satisfies Events[typeof ITEMS_DELETE_AFTER]);
+    await this.events.dispatch(ITEMS_DELETE_AFTER, {
+      recommendation: result,
+      ids,
+      removed,
+      ignored,
+    } satisfies Events[typeof ITEMS_DELETE_AFTER]);
     return result;
   }
 }

@@ -5,7 +5,12 @@ import { RECOMMENDATION_SAVE_AFTER, type Events } from '../Api/events.js';
 import { PatientRepositoryInterface } from '../Api/PatientRepositoryInterface.js';
 import type { RecommendationManagementInterface } from '../Api/RecommendationManagementInterface.js';
 import { NewItemRows } from './NewItemRows.js';
-import { RecommendationResource, toItem, toRecommendation, type RecommendationRow } from './ResourceModel/RecommendationResource.js';
+import {
+  RecommendationResource,
+  toItem,
+  toRecommendation,
+  type RecommendationRow,
+} from './ResourceModel/RecommendationResource.js';
 
 const EMPTY: RecommendationCreateRequest = { format: 'comprehensive', items: [] };
 
@@ -14,12 +19,16 @@ const EMPTY: RecommendationCreateRequest = { format: 'comprehensive', items: [] 
 export class RecommendationManagement implements RecommendationManagementInterface {
   constructor(
     @inject(PatientRepositoryInterface) private readonly patients: PatientRepositoryInterface,
-    @inject('Dispensary\\Recommendation\\Model\\ResourceModel\\RecommendationResource') private readonly resource: RecommendationResource,
+    @inject('Dispensary\\Recommendation\\Model\\ResourceModel\\RecommendationResource')
+    private readonly resource: RecommendationResource,
     @inject('Dispensary\\Recommendation\\Model\\NewItemRows') private readonly newItems: NewItemRows,
     @inject(EventManagerInterface) private readonly events: EventManagerInterface,
   ) {}
 
-  async create(patientId: number, recommendation?: RecommendationCreateRequest | null): Promise<RecommendationInterface> {
+  async create(
+    patientId: number,
+    recommendation?: RecommendationCreateRequest | null,
+  ): Promise<RecommendationInterface> {
     const request = recommendation ?? EMPTY;
     const patient = await this.patients.get(patientId);
     const id = randomUUID();
@@ -44,7 +53,10 @@ export class RecommendationManagement implements RecommendationManagementInterfa
       return toItem(item, product.sku, product.extension_attributes.stock_item.is_in_stock);
     });
     const created = toRecommendation(row, items);
-    await this.events.dispatch(RECOMMENDATION_SAVE_AFTER, { recommendation: created, items: request.items } satisfies Events[typeof RECOMMENDATION_SAVE_AFTER]);
+    await this.events.dispatch(RECOMMENDATION_SAVE_AFTER, {
+      recommendation: created,
+      items: request.items,
+    } satisfies Events[typeof RECOMMENDATION_SAVE_AFTER]);
     return created;
   }
 }

@@ -11,7 +11,10 @@ import {
   type SearchResults,
 } from '#framework';
 import type { RecommendationInterface } from '../Api/Data/RecommendationInterface.js';
-import { RECOMMENDATION_SEARCH_FIELDS, type RecommendationRepositoryInterface } from '../Api/RecommendationRepositoryInterface.js';
+import {
+  RECOMMENDATION_SEARCH_FIELDS,
+  type RecommendationRepositoryInterface,
+} from '../Api/RecommendationRepositoryInterface.js';
 import {
   RECOMMENDATION_TABLE,
   RecommendationResource,
@@ -34,13 +37,17 @@ const RECOMMENDATION_COLUMNS = [
 
 /** Search fields to columns (the whitelist: nothing else reaches SQL). */
 const SEARCH_COLUMNS: Record<string, SearchColumn> = Object.fromEntries(
-  Object.keys(RECOMMENDATION_SEARCH_FIELDS).map((field) => [field, { column: `${RECOMMENDATION_TABLE}.${field}`, nullable: field === 'note' }]),
+  Object.keys(RECOMMENDATION_SEARCH_FIELDS).map((field) => [
+    field,
+    { column: `${RECOMMENDATION_TABLE}.${field}`, nullable: field === 'note' },
+  ]),
 );
 
 @injectable()
 export class RecommendationRepository implements RecommendationRepositoryInterface {
   constructor(
-    @inject('Dispensary\\Recommendation\\Model\\ResourceModel\\RecommendationResource') private readonly resource: RecommendationResource,
+    @inject('Dispensary\\Recommendation\\Model\\ResourceModel\\RecommendationResource')
+    private readonly resource: RecommendationResource,
     @inject(FrameworkServices.ConnectionProvider) private readonly connection: ConnectionProvider,
   ) {}
 

@@ -10,7 +10,12 @@ export function isMysql(knex: Knex): boolean {
  * key); MySQL's default collations would fold them again, accent- and pad-insensitively, and make
  * distinct keys (`é` and `e`) collide. SQLite and PostgreSQL compare bytes already.
  */
-export function keyColumn(knex: Knex, table: Knex.CreateTableBuilder, name: string, length: number): Knex.ColumnBuilder {
+export function keyColumn(
+  knex: Knex,
+  table: Knex.CreateTableBuilder,
+  name: string,
+  length: number,
+): Knex.ColumnBuilder {
   const column = table.string(name, length).notNullable();
   if (isMysql(knex)) column.collate('utf8mb4_bin');
   return column;

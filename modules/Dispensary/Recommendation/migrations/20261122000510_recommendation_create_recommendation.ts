@@ -5,7 +5,13 @@ import { isMysql } from '../Setup/columns.js';
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('dispensary_recommendation', (table) => {
     table.string('recommendation_id', 36).primary();
-    table.integer('patient_id').unsigned().notNullable().references('patient_id').inTable('dispensary_patient').onDelete('CASCADE');
+    table
+      .integer('patient_id')
+      .unsigned()
+      .notNullable()
+      .references('patient_id')
+      .inTable('dispensary_patient')
+      .onDelete('CASCADE');
     table.integer('store_id').unsigned().notNullable().index('dispensary_recommendation_store_idx');
     table.string('format', 16).notNullable();
     table.string('status', 16).notNullable().defaultTo('pending');

@@ -12,7 +12,7 @@ const CHUNK = 500;
 
 export async function up(knex: Knex): Promise<void> {
   const rows: { id: number; sku: string; oldKey: string; key: string; group: string }[] = [];
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const chunk = (await knex(TABLE)
       .select('entity_id', 'recommendation_id', 'sku', 'sku_key')
       .where('entity_id', '>', after)
@@ -20,7 +20,13 @@ export async function up(knex: Knex): Promise<void> {
       .limit(CHUNK)) as { entity_id: number | string; recommendation_id: string; sku: string; sku_key: string }[];
     if (chunk.length === 0) break;
     for (const row of chunk) {
-      rows.push({ id: Number(row.entity_id), sku: row.sku, oldKey: row.sku_key, key: skuKey(row.sku), group: row.recommendation_id });
+      rows.push({
+        id: Number(row.entity_id),
+        sku: row.sku,
+        oldKey: row.sku_key,
+        key: skuKey(row.sku),
+        group: row.recommendation_id,
+      });
     }
     after = rows[rows.length - 1]!.id;
   }

@@ -6,6 +6,9 @@ export interface GroupRepositoryInterface {
   getList(): Promise<GroupInterface[]>;
 }
 
-export const GroupRepositoryInterface = defineContract<GroupRepositoryInterface>('Dispensary\\Store\\Api\\GroupRepositoryInterface', {
-  getList: { params: [], description: 'Store groups of the store views visible to the caller' },
-});
+export const GroupRepositoryInterface = defineContract<GroupRepositoryInterface>(
+  'Dispensary\\Store\\Api\\GroupRepositoryInterface',
+  {
+    getList: { params: [], description: 'Store groups of the store views visible to the caller' },
+  },
+);

@@ -8,16 +8,26 @@ export interface StoreConfigManagerInterface {
   saveValue(path: string, value: string, storeCode: string | null): Promise<void>;
 }
 
-export const StoreConfigManagerInterface = defineContract<StoreConfigManagerInterface>('Dispensary\\Store\\Api\\StoreConfigManagerInterface', {
-  getStoreConfigs: {
-    params: [{ name: 'storeCodes', schema: Joi.array().items(Joi.string().max(64)).single().max(1000), description: 'store codes, e.g. ?storeCodes[]=default' }],
-    description: 'Configuration (locale, currencies, timezone, weight unit, base URLs) of the store views visible to the caller',
+export const StoreConfigManagerInterface = defineContract<StoreConfigManagerInterface>(
+  'Dispensary\\Store\\Api\\StoreConfigManagerInterface',
+  {
+    getStoreConfigs: {
+      params: [
+        {
+          name: 'storeCodes',
+          schema: Joi.array().items(Joi.string().max(64)).single().max(1000),
+          description: 'store codes, e.g. ?storeCodes[]=default',
+        },
+      ],
+      description:
+        'Configuration (locale, currencies, timezone, weight unit, base URLs) of the store views visible to the caller',
+    },
+    saveValue: {
+      params: [
+        { name: 'path', schema: Joi.string().required() },
+        { name: 'value', schema: Joi.string().allow('').required() },
+        { name: 'storeCode', schema: Joi.string().allow(null).required() },
+      ],
+    },
   },
-  saveValue: {
-    params: [
-      { name: 'path', schema: Joi.string().required() },
-      { name: 'value', schema: Joi.string().allow('').required() },
-      { name: 'storeCode', schema: Joi.string().allow(null).required() },
-    ],
-  },
-});
+);

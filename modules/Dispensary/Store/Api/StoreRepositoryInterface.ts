@@ -13,15 +13,18 @@ export interface StoreRepositoryInterface {
 
 export const STORE_CODE_PATTERN = /^[a-z][a-z0-9_]{0,31}$/;
 
-export const StoreRepositoryInterface = defineContract<StoreRepositoryInterface>('Dispensary\\Store\\Api\\StoreRepositoryInterface', {
-  getList: { params: [], description: 'Store views visible to the caller' },
-  create: {
-    params: [
-      { name: 'code', schema: Joi.string().pattern(STORE_CODE_PATTERN).required() },
-      { name: 'name', schema: Joi.string().trim().min(1).max(255).required() },
-    ],
+export const StoreRepositoryInterface = defineContract<StoreRepositoryInterface>(
+  'Dispensary\\Store\\Api\\StoreRepositoryInterface',
+  {
+    getList: { params: [], description: 'Store views visible to the caller' },
+    create: {
+      params: [
+        { name: 'code', schema: Joi.string().pattern(STORE_CODE_PATTERN).required() },
+        { name: 'name', schema: Joi.string().trim().min(1).max(255).required() },
+      ],
+    },
+    getStoreByCode: { params: [{ name: 'code', schema: Joi.string().required() }] },
+    getDefaultStore: { params: [] },
+    getById: { params: [{ name: 'id', schema: Joi.number().integer().required() }] },
   },
-  getStoreByCode: { params: [{ name: 'code', schema: Joi.string().required() }] },
-  getDefaultStore: { params: [] },
-  getById: { params: [{ name: 'id', schema: Joi.number().integer().required() }] },
-});
+);

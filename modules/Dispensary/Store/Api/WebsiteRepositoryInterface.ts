@@ -6,6 +6,9 @@ export interface WebsiteRepositoryInterface {
   getList(): Promise<WebsiteInterface[]>;
 }
 
-export const WebsiteRepositoryInterface = defineContract<WebsiteRepositoryInterface>('Dispensary\\Store\\Api\\WebsiteRepositoryInterface', {
-  getList: { params: [], description: 'Websites of the store views visible to the caller' },
-});
+export const WebsiteRepositoryInterface = defineContract<WebsiteRepositoryInterface>(
+  'Dispensary\\Store\\Api\\WebsiteRepositoryInterface',
+  {
+    getList: { params: [], description: 'Websites of the store views visible to the caller' },
+  },
+);

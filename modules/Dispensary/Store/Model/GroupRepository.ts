@@ -19,7 +19,14 @@ export class GroupRepository implements GroupRepositoryInterface {
     if (groupIds.has(MAIN_GROUP.id)) {
       const { id, websiteId, rootCategoryId, name, code } = MAIN_GROUP;
       // Key order is the wire's: Magento's getter order.
-      groups.push({ id, websiteId, rootCategoryId, defaultStoreId: (await this.stores.getDefaultStore()).id, name, code });
+      groups.push({
+        id,
+        websiteId,
+        rootCategoryId,
+        defaultStoreId: (await this.stores.getDefaultStore()).id,
+        name,
+        code,
+      });
     }
     return groups;
   }

@@ -31,7 +31,12 @@ export class StoreConfigManager implements StoreConfigManagerInterface {
     const rows = (await this.connection
       .get()('store_config_data')
       .where('scope', 'default')
-      .orWhere((q) => q.where('scope', 'stores').whereIn('scope_id', visible.map((s) => s.id)))
+      .orWhere((q) =>
+        q.where('scope', 'stores').whereIn(
+          'scope_id',
+          visible.map((s) => s.id),
+        ),
+      )
       .select('scope', 'scope_id', 'path', 'value')) as ConfigRow[];
     return visible.map((store) => {
       const value = (path: string): string => {
@@ -41,7 +46,8 @@ export class StoreConfigManager implements StoreConfigManagerInterface {
       };
       const unsecure = value('web/unsecure/base_url');
       const secure = value('web/secure/base_url').replaceAll('{{unsecure_base_url}}', unsecure);
-      const url = (path: string) => value(path).replaceAll('{{unsecure_base_url}}', unsecure).replaceAll('{{secure_base_url}}', secure);
+      const url = (path: string) =>
+        value(path).replaceAll('{{unsecure_base_url}}', unsecure).replaceAll('{{secure_base_url}}', secure);
       return {
         id: store.id,
         code: store.code,
@@ -66,14 +72,26 @@ export class StoreConfigManager implements StoreConfigManagerInterface {
   async saveValue(path: string, value: string, storeCode: string | null): Promise<void> {
     const definition = CONFIG_PATHS.get(path);
     if (!definition) {
-      throw new InputException([{ phrase: 'The configuration path "%path" is not supported; supported: %paths.', parameters: { path, paths: [...CONFIG_PATHS.keys()].join(', ') } }]);
+      throw new InputException([
+        {
+          phrase: 'The configuration path "%path" is not supported; supported: %paths.',
+          parameters: { path, paths: [...CONFIG_PATHS.keys()].join(', ') },
+        },
+      ]);
     }
     const problem = definition.check(value);
-    if (problem) throw new InputException([{ phrase: 'Invalid value of "%value" provided for the %fieldName field: %reason.', parameters: { value, fieldName: path, reason: problem } }]);
+    if (problem)
+      throw new InputException([
+        {
+          phrase: 'Invalid value of "%value" provided for the %fieldName field: %reason.',
+          parameters: { value, fieldName: path, reason: problem },
+        },
+      ]);
     let scopeId = 0;
     if (storeCode !== null) {
       const store = await this.stores.getStoreByCode(storeCode);
-      if (!store) throw new InputException([{ phrase: 'The store code "%storeCode" is unknown.', parameters: { storeCode } }]);
+      if (!store)
+        throw new InputException([{ phrase: 'The store code "%storeCode" is unknown.', parameters: { storeCode } }]);
       scopeId = store.id;
     }
     await this.connection

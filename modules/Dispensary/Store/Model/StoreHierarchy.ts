@@ -8,7 +8,12 @@ import type { WebsiteInterface } from '../Api/Data/WebsiteInterface.js';
  * (Store\Setup\Patch\Schema\InitializeStoresAndWebsites; the group's code `default` comes from
  * UpdateStoreGroupCodes): never stored here, listed to callers that may use every store.
  */
-export const ADMIN_WEBSITE: Readonly<WebsiteInterface> = Object.freeze({ id: 0, code: 'admin', name: 'Admin', defaultGroupId: 0 });
+export const ADMIN_WEBSITE: Readonly<WebsiteInterface> = Object.freeze({
+  id: 0,
+  code: 'admin',
+  name: 'Admin',
+  defaultGroupId: 0,
+});
 
 export const ADMIN_GROUP: Readonly<GroupInterface> = Object.freeze({
   id: 0,
@@ -19,7 +24,12 @@ export const ADMIN_GROUP: Readonly<GroupInterface> = Object.freeze({
   code: 'default',
 });
 
-export const MAIN_WEBSITE: Readonly<WebsiteInterface> = Object.freeze({ id: 1, code: 'base', name: 'Main Website', defaultGroupId: 1 });
+export const MAIN_WEBSITE: Readonly<WebsiteInterface> = Object.freeze({
+  id: 1,
+  code: 'base',
+  name: 'Main Website',
+  defaultGroupId: 1,
+});
 
 export const MAIN_GROUP: Readonly<Omit<GroupInterface, 'defaultStoreId'>> = Object.freeze({
   id: 1,

@@ -53,7 +53,14 @@ export class StoreRepository implements StoreRepositoryInterface {
     // A store-bound caller sees only its own store.
     // A caller that may use every store sees Magento's admin store 0 first, as Magento lists it.
     const visible = caller.allStores ? [ADMIN_STORE, ...stores] : stores.filter((s) => s.id === current.id);
-    return visible.map((s) => ({ id: s.id, code: s.code, name: s.name, websiteId: s.websiteId, storeGroupId: s.storeGroupId, isActive: s.isActive ? 1 : 0 }));
+    return visible.map((s) => ({
+      id: s.id,
+      code: s.code,
+      name: s.name,
+      websiteId: s.websiteId,
+      storeGroupId: s.storeGroupId,
+      isActive: s.isActive ? 1 : 0,
+    }));
   }
 
   async create(code: string, name: string): Promise<Store> {

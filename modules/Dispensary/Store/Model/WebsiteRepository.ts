@@ -11,6 +11,8 @@ export class WebsiteRepository implements WebsiteRepositoryInterface {
 
   async getList(): Promise<WebsiteInterface[]> {
     const websiteIds = new Set((await this.stores.getList()).map((store) => store.websiteId));
-    return [ADMIN_WEBSITE, MAIN_WEBSITE].filter((website) => websiteIds.has(website.id)).map((website) => ({ ...website }));
+    return [ADMIN_WEBSITE, MAIN_WEBSITE]
+      .filter((website) => websiteIds.has(website.id))
+      .map((website) => ({ ...website }));
   }
 }

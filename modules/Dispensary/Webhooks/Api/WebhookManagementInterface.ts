@@ -34,13 +34,19 @@ export interface WebhookManagementInterface {
   /** Adds (or replaces: same method, type, batch and hook name) a run-time hook. */
   subscribe(webhook: Partial<WebhookData> & { secret?: string }): Promise<SubscribedWebhook>;
   /** Removes a run-time hook; answers whether one was removed. */
-  unsubscribe(webhook: Pick<WebhookData, 'webhook_method' | 'webhook_type' | 'batch_name' | 'hook_name'>): Promise<boolean>;
+  unsubscribe(
+    webhook: Pick<WebhookData, 'webhook_method' | 'webhook_type' | 'batch_name' | 'hook_name'>,
+  ): Promise<boolean>;
   /** Every hook, from webhooks.xml files and from the REST routes; never a secret. */
   getList(): Promise<WebhookData[]>;
 }
 
-const NAME = Joi.string().pattern(/^[A-Za-z0-9_]+$/).max(64);
-export const WEBHOOK_METHOD = Joi.string().pattern(/^(plugin|observer)\.[a-z0-9_.]+$/).max(255);
+const NAME = Joi.string()
+  .pattern(/^[A-Za-z0-9_]+$/)
+  .max(64);
+export const WEBHOOK_METHOD = Joi.string()
+  .pattern(/^(plugin|observer)\.[a-z0-9_.]+$/)
+  .max(255);
 
 export const webhookSchema = Joi.object({
   webhook_method: WEBHOOK_METHOD.required(),
@@ -56,31 +62,59 @@ export const webhookSchema = Joi.object({
   method: Joi.string().valid('', 'POST', 'PUT', 'PATCH', 'post', 'put', 'patch').default('POST'),
   fallback_error_message: Joi.string().max(1024).allow(null).default(null),
   ttl: Joi.number().integer().min(0).default(0),
-  fields: Joi.array().items(Joi.object({ name: Joi.string().max(255).required(), source: Joi.string().max(255) })).max(100).default([]),
-  rules: Joi.array()
-    .items(Joi.object({ field: Joi.string().max(255).required(), operator: Joi.string().max(32).required(), value: Joi.alternatives(Joi.string().allow(''), Joi.number(), Joi.boolean()) }))
+  fields: Joi.array()
+    .items(Joi.object({ name: Joi.string().max(255).required(), source: Joi.string().max(255) }))
     .max(100)
     .default([]),
-  headers: Joi.array().items(Joi.object({ name: Joi.string().pattern(/^[A-Za-z0-9-]+$/).max(128).required(), value: Joi.string().max(4096).allow('').required() })).max(50).default([]),
+  rules: Joi.array()
+    .items(
+      Joi.object({
+        field: Joi.string().max(255).required(),
+        operator: Joi.string().max(32).required(),
+        value: Joi.alternatives(Joi.string().allow(''), Joi.number(), Joi.boolean()),
+      }),
+    )
+    .max(100)
+    .default([]),
+  headers: Joi.array()
+    .items(
+      Joi.object({
+        name: Joi.string()
+          .pattern(/^[A-Za-z0-9-]+$/)
+          .max(128)
+          .required(),
+        value: Joi.string().max(4096).allow('').required(),
+      }),
+    )
+    .max(50)
+    .default([]),
   /** Standard Webhooks secret: `whsec_` and base64 of 24 to 64 bytes. */
   secret: Joi.string().pattern(/^whsec_[A-Za-z0-9+/]{32,88}={0,2}$/),
 });
 
-export const WebhookManagementInterface = defineContract<WebhookManagementInterface>('Dispensary\\Webhooks\\Api\\WebhookManagementInterface', {
-  subscribe: {
-    params: [{ name: 'webhook', schema: webhookSchema.required() }],
-    description: 'Subscribe a webhook (Adobe Commerce body); the generated secret is answered once',
+export const WebhookManagementInterface = defineContract<WebhookManagementInterface>(
+  'Dispensary\\Webhooks\\Api\\WebhookManagementInterface',
+  {
+    subscribe: {
+      params: [{ name: 'webhook', schema: webhookSchema.required() }],
+      description: 'Subscribe a webhook (Adobe Commerce body); the generated secret is answered once',
+    },
+    unsubscribe: {
+      params: [
+        {
+          name: 'webhook',
+          schema: Joi.object({
+            webhook_method: WEBHOOK_METHOD.required(),
+            webhook_type: Joi.string().valid('before', 'after').required(),
+            batch_name: NAME.required(),
+            hook_name: NAME.required(),
+          })
+            .unknown(true)
+            .required(),
+        },
+      ],
+      description: 'Unsubscribe a run-time webhook',
+    },
+    getList: { params: [], description: 'Every webhook: webhooks.xml and run-time subscriptions' },
   },
-  unsubscribe: {
-    params: [
-      {
-        name: 'webhook',
-        schema: Joi.object({ webhook_method: WEBHOOK_METHOD.required(), webhook_type: Joi.string().valid('before', 'after').required(), batch_name: NAME.required(), hook_name: NAME.required() })
-          .unknown(true)
-          .required(),
-      },
-    ],
-    description: 'Unsubscribe a run-time webhook',
-  },
-  getList: { params: [], description: 'Every webhook: webhooks.xml and run-time subscriptions' },
-});
+);

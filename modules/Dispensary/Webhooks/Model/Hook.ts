@@ -9,12 +9,16 @@ export interface Hook extends WebhookData {
 }
 
 /** The hook's identity: unique across the system. */
-export function hookKey(hook: Pick<WebhookData, 'webhook_method' | 'webhook_type' | 'batch_name' | 'hook_name'>): string {
+export function hookKey(
+  hook: Pick<WebhookData, 'webhook_method' | 'webhook_type' | 'batch_name' | 'hook_name'>,
+): string {
   return `${hook.webhook_method} ${hook.webhook_type} ${hook.batch_name} ${hook.hook_name}`;
 }
 
 /** What logs and metrics call it (never its URL's query or its headers: they may carry credentials). */
-export function hookLabel(hook: Pick<WebhookData, 'webhook_method' | 'webhook_type' | 'batch_name' | 'hook_name'>): string {
+export function hookLabel(
+  hook: Pick<WebhookData, 'webhook_method' | 'webhook_type' | 'batch_name' | 'hook_name'>,
+): string {
   return `${hook.webhook_method}:${hook.webhook_type}:${hook.batch_name}:${hook.hook_name}`;
 }
 

@@ -18,7 +18,8 @@ export class HookRegistry {
 
   constructor(
     @inject(FrameworkServices.ModuleList) private readonly modules: readonly ModuleDefinition[],
-    @inject('Dispensary\\Webhooks\\Model\\SubscriptionRepository') private readonly subscriptions: SubscriptionRepository,
+    @inject('Dispensary\\Webhooks\\Model\\SubscriptionRepository')
+    private readonly subscriptions: SubscriptionRepository,
   ) {}
 
   /** The hooks of a webhook method and type (`before`/`after`). */

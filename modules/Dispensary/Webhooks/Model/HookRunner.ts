@@ -75,14 +75,21 @@ export class HookRunner {
         continue;
       }
       const veto = answer.operations.find((operation) => operation.op === 'exception');
-      if (veto) throw new LocalizedException(typeof veto.message === 'string' && veto.message !== '' ? veto.message : DEFAULT_EXCEPTION);
+      if (veto)
+        throw new LocalizedException(
+          typeof veto.message === 'string' && veto.message !== '' ? veto.message : DEFAULT_EXCEPTION,
+        );
       const changes = answer.operations.filter((operation) => operation.op !== 'success');
       if (changes.length === 0) continue;
       // Later hooks of the batch see the payload as this one changed it.
       if (seen === payload) seen = structuredClone(payload);
       for (const operation of changes) {
         if (applyOperation(seen, operation, roots)) collected.push(operation);
-        else this.logger.warn({ hook: hookLabel(hook), path: operation.path }, 'webhook: operation on a path outside the payload; ignored');
+        else
+          this.logger.warn(
+            { hook: hookLabel(hook), path: operation.path },
+            'webhook: operation on a path outside the payload; ignored',
+          );
       }
     }
     return collected;
@@ -118,10 +125,19 @@ export class HookRunner {
       'user-agent': 'Dispensary-Webhooks/1',
       ...signatureHeaders(secret, id, Math.floor(Date.now() / 1000), body),
     });
-    const result = await send({ url, method: hook.method && hook.method !== '' ? hook.method.toUpperCase() : 'POST', headers, body, timeoutMs: hook.timeout });
+    const result = await send({
+      url,
+      method: hook.method && hook.method !== '' ? hook.method.toUpperCase() : 'POST',
+      headers,
+      body,
+      timeoutMs: hook.timeout,
+    });
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     if (hook.soft_timeout !== null && seconds * 1000 > hook.soft_timeout && result.kind !== 'timeout') {
-      this.logger.warn({ hook: label, durationMs: Math.round(seconds * 1000), softTimeoutMs: hook.soft_timeout }, 'webhook: soft timeout exceeded');
+      this.logger.warn(
+        { hook: label, durationMs: Math.round(seconds * 1000), softTimeoutMs: hook.soft_timeout },
+        'webhook: soft timeout exceeded',
+      );
     }
     let outcome: Outcome;
     if (result.kind === 'timeout') outcome = { failure: 'timeout' };
@@ -131,7 +147,11 @@ export class HookRunner {
       const operations = parseOperations(result.body);
       if (!operations) outcome = { failure: 'invalid_answer' };
       else {
-        const kind = operations.some((op) => op.op === 'exception') ? 'exception' : operations.some((op) => op.op !== 'success') ? 'operations' : 'success';
+        const kind = operations.some((op) => op.op === 'exception')
+          ? 'exception'
+          : operations.some((op) => op.op !== 'success')
+            ? 'operations'
+            : 'success';
         outcome = { operations, outcome: kind };
         if (cacheKey) this.remember(cacheKey, operations, hook.ttl);
       }
@@ -151,7 +171,13 @@ export class HookRunner {
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     this.metrics.observe(hook, outcome, seconds);
     const failed = !['success', 'operations', 'exception', 'cached'].includes(outcome);
-    const line = { hook, outcome, durationMs: Math.round(seconds * 1000), ...(status !== undefined ? { status } : {}), ...(failed ? { required: required === true } : {}) };
+    const line = {
+      hook,
+      outcome,
+      durationMs: Math.round(seconds * 1000),
+      ...(status !== undefined ? { status } : {}),
+      ...(failed ? { required: required === true } : {}),
+    };
     if (failed) this.logger.warn(line, 'webhook call failed');
     else this.logger.info(line, 'webhook call');
   }

@@ -12,7 +12,8 @@ export interface SendRequest {
   readonly timeoutMs: number;
 }
 
-export type SendResult = { kind: 'answer'; status: number; body: string } | { kind: 'timeout' } | { kind: 'error'; reason: string };
+export type SendResult =
+  { kind: 'answer'; status: number; body: string } | { kind: 'timeout' } | { kind: 'error'; reason: string };
 
 /** Largest answer read; a longer one is a failure (garbage). */
 const MAX_ANSWER_BYTES = 1024 * 1024;
@@ -23,9 +24,14 @@ const safeLookup: LookupFunction = (hostname, options, callback) => {
     if (error) return callback(error, '', 0);
     const list = addresses as unknown as LookupAddress[];
     if (list.some((entry) => UrlPolicy.isMetadataAddress(entry.address))) {
-      return callback(Object.assign(new Error(`${hostname} resolves to a cloud metadata address`), { code: 'EMETADATA' }), '', 0);
+      return callback(
+        Object.assign(new Error(`${hostname} resolves to a cloud metadata address`), { code: 'EMETADATA' }),
+        '',
+        0,
+      );
     }
-    if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
+    if ((options as { all?: boolean }).all)
+      return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
     callback(null, list[0]!.address, list[0]!.family);
   });
 };
@@ -63,7 +69,9 @@ export function send(request: SendRequest): Promise<SendResult> {
             finish({ kind: 'error', reason: 'answer too large' });
           } else chunks.push(chunk);
         });
-        res.on('end', () => finish({ kind: 'answer', status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () =>
+          finish({ kind: 'answer', status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+        );
         res.on('error', (error) => finish({ kind: 'error', reason: error.message }));
       },
     );

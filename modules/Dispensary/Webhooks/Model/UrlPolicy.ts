@@ -28,11 +28,14 @@ export class UrlPolicy {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       throw new LocalizedException('The webhook URL must use http or https.');
     }
-    if (url.username || url.password) throw new LocalizedException('The webhook URL must not carry credentials: use headers.');
+    if (url.username || url.password)
+      throw new LocalizedException('The webhook URL must not carry credentials: use headers.');
     const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-    if (UrlPolicy.isMetadataAddress(host)) throw new LocalizedException('The webhook URL names a cloud metadata address, which is never called.');
+    if (UrlPolicy.isMetadataAddress(host))
+      throw new LocalizedException('The webhook URL names a cloud metadata address, which is never called.');
     const allowed = this.settings.webhookAllowedHosts;
-    if (allowed && !allowed.includes(host)) throw new LocalizedException('The webhook host "%host" is not in WEBHOOK_ALLOWED_HOSTS.', { host });
+    if (allowed && !allowed.includes(host))
+      throw new LocalizedException('The webhook host "%host" is not in WEBHOOK_ALLOWED_HOSTS.', { host });
     return url;
   }
 

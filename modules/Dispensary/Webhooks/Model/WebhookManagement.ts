@@ -1,4 +1,11 @@
-import { FrameworkServices, inject, injectable, InputException, LocalizedException, type HookPointList } from '#framework';
+import {
+  FrameworkServices,
+  inject,
+  injectable,
+  InputException,
+  LocalizedException,
+  type HookPointList,
+} from '#framework';
 import { pluginHookName } from './hookNames.js';
 import type { SubscribedWebhook, WebhookData, WebhookManagementInterface } from '../Api/WebhookManagementInterface.js';
 import { HookRegistry } from './HookRegistry.js';
@@ -8,13 +15,16 @@ import { SubscriptionRepository } from './SubscriptionRepository.js';
 import { UrlPolicy } from './UrlPolicy.js';
 
 /** Methods whose arguments are passwords or secrets. */
-export const CREDENTIAL_METHODS: ReadonlySet<string> = new Set(['plugin.dispensary.integration.api.admin_token_service.create_admin_access_token']);
+export const CREDENTIAL_METHODS: ReadonlySet<string> = new Set([
+  'plugin.dispensary.integration.api.admin_token_service.create_admin_access_token',
+]);
 
 /** Adobe's REST routes for run-time webhooks; the secret is answered once, when generated here. */
 @injectable()
 export class WebhookManagement implements WebhookManagementInterface {
   constructor(
-    @inject('Dispensary\\Webhooks\\Model\\SubscriptionRepository') private readonly subscriptions: SubscriptionRepository,
+    @inject('Dispensary\\Webhooks\\Model\\SubscriptionRepository')
+    private readonly subscriptions: SubscriptionRepository,
     @inject('Dispensary\\Webhooks\\Model\\HookRegistry') private readonly registry: HookRegistry,
     @inject('Dispensary\\Webhooks\\Model\\UrlPolicy') private readonly urls: UrlPolicy,
     @inject(FrameworkServices.HookPointList) private readonly points: HookPointList,
@@ -42,12 +52,17 @@ export class WebhookManagement implements WebhookManagementInterface {
    */
   private async checkMethod(name: string): Promise<void> {
     if (!name.startsWith('plugin.')) return;
-    if (CREDENTIAL_METHODS.has(name)) throw new LocalizedException('The webhook "%name" would receive credentials and cannot be subscribed.', { name });
-    const known = (await this.points.serviceCalls()).some((call) => pluginHookName(call.serviceClass, call.method) === name);
+    if (CREDENTIAL_METHODS.has(name))
+      throw new LocalizedException('The webhook "%name" would receive credentials and cannot be subscribed.', { name });
+    const known = (await this.points.serviceCalls()).some(
+      (call) => pluginHookName(call.serviceClass, call.method) === name,
+    );
     if (!known) throw new LocalizedException('No webhook is named "%name": see webhooks:list:all.', { name });
   }
 
-  async unsubscribe(webhook: Pick<WebhookData, 'webhook_method' | 'webhook_type' | 'batch_name' | 'hook_name'>): Promise<boolean> {
+  async unsubscribe(
+    webhook: Pick<WebhookData, 'webhook_method' | 'webhook_type' | 'batch_name' | 'hook_name'>,
+  ): Promise<boolean> {
     const removed = await this.subscriptions.delete(webhook);
     this.registry.invalidate();
     return removed;

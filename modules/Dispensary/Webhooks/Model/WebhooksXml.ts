@@ -22,7 +22,15 @@
  * `secret` is this project's addition (every call is signed): `whsec_...`, or `env:NAME` to read
  * it from the environment when the hook is called (unset: the call fails as a hook failure does).
  */
-import { ConfigError, checkElement, Joi, parseBooleanAttr, readModuleXmlFiles, type ModuleDefinition, type XmlElement } from '#framework';
+import {
+  ConfigError,
+  checkElement,
+  Joi,
+  parseBooleanAttr,
+  readModuleXmlFiles,
+  type ModuleDefinition,
+  type XmlElement,
+} from '#framework';
 
 import { webhookSchema, type WebhookData } from '../Api/WebhookManagementInterface.js';
 import { hookKey, type Hook } from './Hook.js';
@@ -50,13 +58,34 @@ export function readWebhooksXml(modules: readonly ModuleDefinition[]): Hook[] {
 }
 
 function removedKey(hook: XmlElement, method: XmlElement, batch: XmlElement) {
-  return { webhook_method: method.attrs.name!, webhook_type: method.attrs.type as 'before', batch_name: batch.attrs.name!, hook_name: hook.attrs.name! };
+  return {
+    webhook_method: method.attrs.name!,
+    webhook_type: method.attrs.type as 'before',
+    batch_name: batch.attrs.name!,
+    hook_name: hook.attrs.name!,
+  };
 }
 
-const HOOK_ATTRIBUTES = ['url', 'priority', 'required', 'timeout', 'softTimeout', 'fallbackErrorMessage', 'ttl', 'method', 'remove', 'secret'];
+const HOOK_ATTRIBUTES = [
+  'url',
+  'priority',
+  'required',
+  'timeout',
+  'softTimeout',
+  'fallbackErrorMessage',
+  'ttl',
+  'method',
+  'remove',
+  'secret',
+];
 
 function readHook(hook: XmlElement, method: XmlElement, batch: XmlElement, file: string): Hook | 'removed' {
-  checkElement(hook, { required: ['name'], optional: HOOK_ATTRIBUTES, children: ['headers', 'fields', 'rules'] }, file, 'hook');
+  checkElement(
+    hook,
+    { required: ['name'], optional: HOOK_ATTRIBUTES, children: ['headers', 'fields', 'rules'] },
+    file,
+    'hook',
+  );
   if (parseBooleanAttr(hook.attrs.remove, file, 'remove') === true) return 'removed';
   const child = (name: string) => hook.children.find((c) => c.name === name)?.children ?? [];
   const headers = child('headers').map((h) => {
@@ -69,34 +98,42 @@ function readHook(hook: XmlElement, method: XmlElement, batch: XmlElement, file:
   });
   const rules = child('rules').map((r) => {
     checkElement(r, { required: ['field', 'operator'], optional: ['value'] }, file, 'rule');
-    return r.attrs.value === undefined ? { field: r.attrs.field!, operator: r.attrs.operator! } : { field: r.attrs.field!, operator: r.attrs.operator!, value: r.attrs.value };
+    return r.attrs.value === undefined
+      ? { field: r.attrs.field!, operator: r.attrs.operator! }
+      : { field: r.attrs.field!, operator: r.attrs.operator!, value: r.attrs.value };
   });
   const number = (value: string | undefined) => (value === undefined ? undefined : Number(value));
   const where = `${file}: hook "${hook.attrs.name}" of ${method.attrs.name}`;
   const secret = hook.attrs.secret;
   if (!secret) throw new ConfigError(`${where}: needs a signing secret (secret="env:NAME" or secret="whsec_...")`);
-  const { value, error } = webhookSchema.keys({ secret: Joi.string().pattern(/^(env:[A-Za-z_][A-Za-z0-9_]*|whsec_.+)$/).required() }).validate(
-    {
-      webhook_method: method.attrs.name,
-      webhook_type: method.attrs.type,
-      batch_name: batch.attrs.name,
-      batch_order: number(batch.attrs.order),
-      hook_name: hook.attrs.name,
-      url: hook.attrs.url,
-      priority: number(hook.attrs.priority),
-      required: parseBooleanAttr(hook.attrs.required, file, 'required'),
-      soft_timeout: number(hook.attrs.softTimeout),
-      timeout: number(hook.attrs.timeout),
-      method: hook.attrs.method,
-      fallback_error_message: hook.attrs.fallbackErrorMessage,
-      ttl: number(hook.attrs.ttl),
-      fields,
-      rules,
-      headers,
-      secret,
-    },
-    { errors: { wrap: { label: false } } },
-  );
+  const { value, error } = webhookSchema
+    .keys({
+      secret: Joi.string()
+        .pattern(/^(env:[A-Za-z_][A-Za-z0-9_]*|whsec_.+)$/)
+        .required(),
+    })
+    .validate(
+      {
+        webhook_method: method.attrs.name,
+        webhook_type: method.attrs.type,
+        batch_name: batch.attrs.name,
+        batch_order: number(batch.attrs.order),
+        hook_name: hook.attrs.name,
+        url: hook.attrs.url,
+        priority: number(hook.attrs.priority),
+        required: parseBooleanAttr(hook.attrs.required, file, 'required'),
+        soft_timeout: number(hook.attrs.softTimeout),
+        timeout: number(hook.attrs.timeout),
+        method: hook.attrs.method,
+        fallback_error_message: hook.attrs.fallbackErrorMessage,
+        ttl: number(hook.attrs.ttl),
+        fields,
+        rules,
+        headers,
+        secret,
+      },
+      { errors: { wrap: { label: false } } },
+    );
   if (error) throw new ConfigError(`${where}: ${error.message}`);
   const { secret: checked, ...definition } = value as WebhookData & { secret: string };
   return { ...definition, secret: checked, source: file };

@@ -24,7 +24,13 @@ export const dotPath = (path: string): string[] => path.split('.').filter((part)
 export const slashPath = (path: string): string[] => path.split('/').filter((part) => part !== '');
 
 function isEmpty(value: unknown): boolean {
-  return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0) || (typeof value === 'object' && Object.keys(value as object).length === 0);
+  return (
+    value === undefined ||
+    value === null ||
+    value === '' ||
+    (Array.isArray(value) && value.length === 0) ||
+    (typeof value === 'object' && Object.keys(value as object).length === 0)
+  );
 }
 
 /** `/pattern/flags` (PHP's preg style, as Adobe's docs write them) or a bare pattern. */
@@ -33,7 +39,16 @@ function regex(value: string): RegExp {
   return match ? new RegExp(match[1]!, match[2]!.replace(/[^imsu]/g, '')) : new RegExp(value);
 }
 
-export const RULE_OPERATORS = ['equal', 'notEqual', 'greaterThan', 'lessThan', 'in', 'regex', 'isEmpty', 'notEmpty'] as const;
+export const RULE_OPERATORS = [
+  'equal',
+  'notEqual',
+  'greaterThan',
+  'lessThan',
+  'in',
+  'regex',
+  'isEmpty',
+  'notEmpty',
+] as const;
 
 export function rulesHold(rules: WebhookData['rules'], payload: unknown): boolean {
   return rules.every((rule) => {
@@ -49,7 +64,10 @@ export function rulesHold(rules: WebhookData['rules'], payload: unknown): boolea
       case 'lessThan':
         return Number(actual) < Number(expected);
       case 'in':
-        return expected.split(',').map((v) => v.trim()).includes(String(actual));
+        return expected
+          .split(',')
+          .map((v) => v.trim())
+          .includes(String(actual));
       case 'regex':
         return typeof actual === 'string' || typeof actual === 'number' ? regex(expected).test(String(actual)) : false;
       case 'isEmpty':
@@ -99,7 +117,11 @@ export function parseOperations(body: string): Operation[] | null {
   for (const op of list) {
     if (op === null || typeof op !== 'object' || !OPS.has((op as Operation).op)) return null;
     const { op: name, path } = op as Operation;
-    if ((name === 'add' || name === 'replace' || name === 'remove') && (typeof path !== 'string' || slashPath(path).length === 0)) return null;
+    if (
+      (name === 'add' || name === 'replace' || name === 'remove') &&
+      (typeof path !== 'string' || slashPath(path).length === 0)
+    )
+      return null;
   }
   return list as Operation[];
 }

@@ -15,7 +15,9 @@ export async function up(knex: Knex): Promise<void> {
     table.text('definition').notNullable();
     table.text('secret').notNullable();
     table.string('created_at', 19).notNullable();
-    table.unique(['webhook_method', 'webhook_type', 'batch_name', 'hook_name'], { indexName: 'webhook_subscription_hook_unique' });
+    table.unique(['webhook_method', 'webhook_type', 'batch_name', 'hook_name'], {
+      indexName: 'webhook_subscription_hook_unique',
+    });
   });
 }
 

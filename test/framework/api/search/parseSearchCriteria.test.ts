@@ -9,7 +9,13 @@ import {
   type SearchFields,
 } from '../../../../app/framework/api/search/index.js';
 
-const FIELDS: SearchFields = { sku: 'text', entity_id: 'integer', price: 'decimal', active: 'boolean', created_at: 'timestamp' };
+const FIELDS: SearchFields = {
+  sku: 'text',
+  entity_id: 'integer',
+  price: 'decimal',
+  active: 'boolean',
+  created_at: 'timestamp',
+};
 const INVALID = 'Invalid value of "%value" provided for the %fieldName field.';
 
 /** The query string as Express's extended parser (qs, allowPrototypes) reads it, then the parser. */
@@ -28,11 +34,12 @@ function errors(query: string): { phrase: string; parameters: Record<string, unk
   throw new Error(`${query} was accepted`);
 }
 
-const f = (group: number, filter: number, key: string) => `searchCriteria[filter_groups][${group}][filters][${filter}][${key}]`;
+const f = (group: number, filter: number, key: string) =>
+  `searchCriteria[filter_groups][${group}][filters][${filter}][${key}]`;
 
 describe('parseSearchCriteria', () => {
   describe('when the criteria are well formed', () => {
-    it('should read Magento\'s bracketed format: groups of filters, sort orders, page', () => {
+    it("should read Magento's bracketed format: groups of filters, sort orders, page", () => {
       const criteria = parse(
         `${f(0, 0, 'field')}=sku&${f(0, 0, 'value')}=VIT%25&${f(0, 0, 'condition_type')}=like&` +
           `${f(0, 1, 'field')}=entity_id&${f(0, 1, 'value')}=1,2,3&${f(0, 1, 'condition_type')}=in&` +
@@ -57,13 +64,20 @@ describe('parseSearchCriteria', () => {
     });
 
     it('should default to eq, DESC, the default page size and page 1; `searchCriteria=` alone is no criteria', () => {
-      expect(parse(`${f(0, 0, 'field')}=sku&${f(0, 0, 'value')}=A&searchCriteria[sortOrders][0][field]=sku`)).to.deep.equal({
+      expect(
+        parse(`${f(0, 0, 'field')}=sku&${f(0, 0, 'value')}=A&searchCriteria[sortOrders][0][field]=sku`),
+      ).to.deep.equal({
         filterGroups: [{ filters: [{ field: 'sku', conditionType: 'eq', value: 'A', values: ['A'] }] }],
         sortOrders: [{ field: 'sku', direction: 'DESC' }],
         pageSize: DEFAULT_PAGE_SIZE,
         currentPage: 1,
       });
-      expect(parse('searchCriteria=')).to.deep.equal({ filterGroups: [], sortOrders: [], pageSize: DEFAULT_PAGE_SIZE, currentPage: 1 });
+      expect(parse('searchCriteria=')).to.deep.equal({
+        filterGroups: [],
+        sortOrders: [],
+        pageSize: DEFAULT_PAGE_SIZE,
+        currentPage: 1,
+      });
     });
 
     it('should accept the camelCase spellings Magento accepts', () => {
@@ -71,24 +85,53 @@ describe('parseSearchCriteria', () => {
         'searchCriteria[filterGroups][0][filters][0][field]=active&searchCriteria[filterGroups][0][filters][0][value]=true&' +
           'searchCriteria[filterGroups][0][filters][0][conditionType]=neq&searchCriteria[page_size]=3&searchCriteria[current_page]=4',
       );
-      expect(criteria.filterGroups[0]!.filters[0]).to.deep.equal({ field: 'active', conditionType: 'neq', value: 'true', values: [true] });
+      expect(criteria.filterGroups[0]!.filters[0]).to.deep.equal({
+        field: 'active',
+        conditionType: 'neq',
+        value: 'true',
+        values: [true],
+      });
       expect([criteria.pageSize, criteria.currentPage]).to.deep.equal([3, 4]);
     });
 
-    it('should read indices above qs\'s array limit (20), in index order', () => {
+    it("should read indices above qs's array limit (20), in index order", () => {
       const query = [25, 3, 21].map((g, i) => `${f(g, 0, 'field')}=entity_id&${f(g, 0, 'value')}=${i + 1}`).join('&');
       const criteria = parse(query);
       expect(criteria.filterGroups.map((g) => g.filters[0]!.values[0])).to.deep.equal([2, 3, 1]);
-      const many = Array.from({ length: 30 }, (_, i) => `${f(0, i, 'field')}=entity_id&${f(0, i, 'value')}=${i}`).join('&');
-      expect(parse(many).filterGroups[0]!.filters.map((x) => x.values[0])).to.deep.equal(Array.from({ length: 30 }, (_, i) => i));
+      const many = Array.from({ length: 30 }, (_, i) => `${f(0, i, 'field')}=entity_id&${f(0, i, 'value')}=${i}`).join(
+        '&',
+      );
+      expect(parse(many).filterGroups[0]!.filters.map((x) => x.values[0])).to.deep.equal(
+        Array.from({ length: 30 }, (_, i) => i),
+      );
     });
 
     it('should keep every condition type and give null/notnull no value', () => {
-      for (const condition of ['eq', 'neq', 'like', 'nlike', 'in', 'nin', 'gt', 'gteq', 'lt', 'lteq', 'from', 'to', 'moreq', 'finset', 'nfinset']) {
-        const criteria = parse(`${f(0, 0, 'field')}=sku&${f(0, 0, 'value')}=x&${f(0, 0, 'condition_type')}=${condition}`);
+      for (const condition of [
+        'eq',
+        'neq',
+        'like',
+        'nlike',
+        'in',
+        'nin',
+        'gt',
+        'gteq',
+        'lt',
+        'lteq',
+        'from',
+        'to',
+        'moreq',
+        'finset',
+        'nfinset',
+      ]) {
+        const criteria = parse(
+          `${f(0, 0, 'field')}=sku&${f(0, 0, 'value')}=x&${f(0, 0, 'condition_type')}=${condition}`,
+        );
         expect(criteria.filterGroups[0]!.filters[0]!.conditionType).to.equal(condition);
       }
-      const criteria = parse(`${f(0, 0, 'field')}=sku&${f(0, 0, 'condition_type')}=null&${f(1, 0, 'field')}=sku&${f(1, 0, 'condition_type')}=notnull`);
+      const criteria = parse(
+        `${f(0, 0, 'field')}=sku&${f(0, 0, 'condition_type')}=null&${f(1, 0, 'field')}=sku&${f(1, 0, 'condition_type')}=notnull`,
+      );
       expect(criteria.filterGroups.map((g) => [g.filters[0]!.conditionType, g.filters[0]!.values])).to.deep.equal([
         ['null', []],
         ['notnull', []],
@@ -107,22 +150,24 @@ describe('parseSearchCriteria', () => {
 
   describe('when the criteria are bad', () => {
     it('should name an unknown filter or sort field', () => {
-      expect(errors(`${f(0, 0, 'field')}=password&${f(0, 0, 'value')}=x&searchCriteria[sortOrders][0][field]=secret`)).to.deep.equal([
+      expect(
+        errors(`${f(0, 0, 'field')}=password&${f(0, 0, 'value')}=x&searchCriteria[sortOrders][0][field]=secret`),
+      ).to.deep.equal([
         { phrase: INVALID, parameters: { fieldName: f(0, 0, 'field'), value: 'password' } },
         { phrase: INVALID, parameters: { fieldName: 'searchCriteria[sortOrders][0][field]', value: 'secret' } },
       ]);
     });
 
     it('should name a bad condition type, and one the field type cannot take', () => {
-      expect(errors(`${f(0, 0, 'field')}=sku&${f(0, 0, 'value')}=x&${f(0, 0, 'condition_type')}=regexp`)).to.deep.equal([
-        { phrase: INVALID, parameters: { fieldName: f(0, 0, 'condition_type'), value: 'regexp' } },
-      ]);
-      expect(errors(`${f(0, 0, 'field')}=entity_id&${f(0, 0, 'value')}=1%25&${f(0, 0, 'condition_type')}=like`)).to.deep.equal([
-        { phrase: INVALID, parameters: { fieldName: f(0, 0, 'condition_type'), value: 'like' } },
-      ]);
+      expect(errors(`${f(0, 0, 'field')}=sku&${f(0, 0, 'value')}=x&${f(0, 0, 'condition_type')}=regexp`)).to.deep.equal(
+        [{ phrase: INVALID, parameters: { fieldName: f(0, 0, 'condition_type'), value: 'regexp' } }],
+      );
+      expect(
+        errors(`${f(0, 0, 'field')}=entity_id&${f(0, 0, 'value')}=1%25&${f(0, 0, 'condition_type')}=like`),
+      ).to.deep.equal([{ phrase: INVALID, parameters: { fieldName: f(0, 0, 'condition_type'), value: 'like' } }]);
     });
 
-    it('should refuse values that are not of the field\'s type, and a missing value', () => {
+    it("should refuse values that are not of the field's type, and a missing value", () => {
       for (const [field, value] of [
         ['entity_id', 'abc'],
         ['entity_id', '99999999999'],
@@ -134,7 +179,9 @@ describe('parseSearchCriteria', () => {
           { phrase: INVALID, parameters: { fieldName: f(0, 0, 'value'), value } },
         ]);
       }
-      expect(errors(`${f(0, 0, 'field')}=entity_id&${f(0, 0, 'value')}=1,x&${f(0, 0, 'condition_type')}=in`)[0]!.parameters).to.deep.equal({
+      expect(
+        errors(`${f(0, 0, 'field')}=entity_id&${f(0, 0, 'value')}=1,x&${f(0, 0, 'condition_type')}=in`)[0]!.parameters,
+      ).to.deep.equal({
         fieldName: f(0, 0, 'value'),
         value: '1,x',
       });
@@ -143,16 +190,27 @@ describe('parseSearchCriteria', () => {
       ]);
     });
 
-    it('should answer Magento\'s page size messages for 0 and above the maximum, and name a non-numeric page', () => {
-      expect(errors('searchCriteria[pageSize]=0')).to.deep.equal([{ phrase: 'Minimum SearchCriteria pageSize is %min', parameters: { min: 1 } }]);
+    it("should answer Magento's page size messages for 0 and above the maximum, and name a non-numeric page", () => {
+      expect(errors('searchCriteria[pageSize]=0')).to.deep.equal([
+        { phrase: 'Minimum SearchCriteria pageSize is %min', parameters: { min: 1 } },
+      ]);
       expect(errors(`searchCriteria[pageSize]=${MAX_PAGE_SIZE + 1}`)).to.deep.equal([
         { phrase: 'Maximum SearchCriteria pageSize is %max', parameters: { max: MAX_PAGE_SIZE } },
       ]);
       expect(parse(`searchCriteria[pageSize]=${MAX_PAGE_SIZE}`).pageSize).to.equal(MAX_PAGE_SIZE);
       // Not a number: Magento's type message (SearchCriteria's setters take an int); a number out of range: invalid value.
-      expect(errors('searchCriteria[pageSize]=ten')).to.deep.equal([{ phrase: 'Error occurred during "pageSize" processing. Invalid type for value: "ten". Expected Type: "int".', parameters: { fieldName: 'searchCriteria[pageSize]' } }]);
+      expect(errors('searchCriteria[pageSize]=ten')).to.deep.equal([
+        {
+          phrase: 'Error occurred during "pageSize" processing. Invalid type for value: "ten". Expected Type: "int".',
+          parameters: { fieldName: 'searchCriteria[pageSize]' },
+        },
+      ]);
       expect(errors('searchCriteria[currentPage]=two')).to.deep.equal([
-        { phrase: 'Error occurred during "currentPage" processing. Invalid type for value: "two". Expected Type: "int".', parameters: { fieldName: 'searchCriteria[currentPage]' } },
+        {
+          phrase:
+            'Error occurred during "currentPage" processing. Invalid type for value: "two". Expected Type: "int".',
+          parameters: { fieldName: 'searchCriteria[currentPage]' },
+        },
       ]);
       for (const page of ['0', '-1', '1.5']) {
         expect(errors(`searchCriteria[currentPage]=${page}`), page).to.deep.equal([
@@ -162,7 +220,9 @@ describe('parseSearchCriteria', () => {
     });
 
     it('should list every problem at once, and refuse unknown keys and a bad direction', () => {
-      const list = errors('searchCriteria[pageSize]=0&searchCriteria[colour]=red&searchCriteria[sortOrders][0][field]=sku&searchCriteria[sortOrders][0][direction]=UP');
+      const list = errors(
+        'searchCriteria[pageSize]=0&searchCriteria[colour]=red&searchCriteria[sortOrders][0][field]=sku&searchCriteria[sortOrders][0][direction]=UP',
+      );
       expect(list.map((e) => e.parameters)).to.deep.equal([
         { fieldName: 'searchCriteria[colour]' },
         { fieldName: 'searchCriteria[sortOrders][0][direction]', value: 'UP' },
@@ -171,8 +231,12 @@ describe('parseSearchCriteria', () => {
     });
 
     it('should refuse shapes qs makes of odd keys (a string for a list, a repeated value)', () => {
-      expect(errors('searchCriteria[filter_groups]=x')[0]!.parameters.fieldName).to.equal('searchCriteria[filter_groups]');
-      expect(errors(`${f(0, 0, 'field')}=sku&${f(0, 0, 'value')}=a&${f(0, 0, 'value')}=b`)[0]!.parameters.fieldName).to.equal(f(0, 0, 'value'));
+      expect(errors('searchCriteria[filter_groups]=x')[0]!.parameters.fieldName).to.equal(
+        'searchCriteria[filter_groups]',
+      );
+      expect(
+        errors(`${f(0, 0, 'field')}=sku&${f(0, 0, 'value')}=a&${f(0, 0, 'value')}=b`)[0]!.parameters.fieldName,
+      ).to.equal(f(0, 0, 'value'));
       expect(errors('searchCriteria=everything')[0]!.parameters.fieldName).to.equal('searchCriteria');
     });
   });

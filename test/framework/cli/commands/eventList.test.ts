@@ -19,7 +19,10 @@ describe('dev:event:list', () => {
     tree = ModuleTree.create('runtime');
     tree.module('Fixture_Events', {
       files: {
-        'etc/events.xml': configXml(on(EVENT, observer('record', 'RecordObserver'), observer('second', 'SecondObserver', ' shared="false"')) + on('other_event', observer('fail', 'FailingObserver'))),
+        'etc/events.xml': configXml(
+          on(EVENT, observer('record', 'RecordObserver'), observer('second', 'SecondObserver', ' shared="false"')) +
+            on('other_event', observer('fail', 'FailingObserver')),
+        ),
         'etc/webapi_rest/events.xml': configXml(on(EVENT, observer('record', null, ' disabled="true"'))),
       },
     });
@@ -46,7 +49,14 @@ describe('dev:event:list', () => {
   it('should print every event of one area with --area', async () => {
     const { code, out } = await cli('--area', 'global');
     expect(code).to.equal(0);
-    expect(out).to.deep.equal(['Area global:', `  ${EVENT}:`, `    1. record (${O}\\RecordObserver)`, `    2. second (${O}\\SecondObserver, shared="false")`, '  other_event:', `    1. fail (${O}\\FailingObserver)`]);
+    expect(out).to.deep.equal([
+      'Area global:',
+      `  ${EVENT}:`,
+      `    1. record (${O}\\RecordObserver)`,
+      `    2. second (${O}\\SecondObserver, shared="false")`,
+      '  other_event:',
+      `    1. fail (${O}\\FailingObserver)`,
+    ]);
   });
 
   it('should fail with exit code 1 on an unknown area', async () => {

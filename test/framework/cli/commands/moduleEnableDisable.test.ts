@@ -20,7 +20,8 @@ describe('module:enable / module:disable (Magento ModuleEnableDisableCommandTest
   });
   afterEach(() => tree.remove());
 
-  const modules = () => (JSON.parse(readFileSync(tree.configFile, 'utf8')) as { modules: Record<string, boolean> }).modules;
+  const modules = () =>
+    (JSON.parse(readFileSync(tree.configFile, 'utf8')) as { modules: Record<string, boolean> }).modules;
 
   for (const enable of [true, false]) {
     const command = enable ? 'module:enable' : 'module:disable';
@@ -62,7 +63,9 @@ describe('module:enable / module:disable (Magento ModuleEnableDisableCommandTest
       expect(code).to.equal(1);
       expect(err.join('\n').split('\n')).to.deep.equal([
         'Error: Unable to change status of modules because of the following constraints:',
-        enable ? 'Cannot enable Magento_Module1, depending on disabled modules:' : 'Cannot disable Magento_Module2, modules depending on it:',
+        enable
+          ? 'Cannot enable Magento_Module1, depending on disabled modules:'
+          : 'Cannot disable Magento_Module2, modules depending on it:',
         // Magento's "<module>: <path>": the disabled dependency when enabling, the dependent when disabling.
         `${enable ? 'Magento_Module2' : 'Magento_Module1'}: Magento_Module1->Magento_Module2`,
       ]);

@@ -11,15 +11,29 @@ describe('module:status', () => {
   afterEach(() => tree.remove());
 
   it('should list enabled modules in load order and the disabled ones', async () => {
-    tree.module('Fixture_Off').module('Aaa_Last', { sequence: ['Fixture_Dispatch'] }).setEnabled('Fixture_Off', false);
+    tree
+      .module('Fixture_Off')
+      .module('Aaa_Last', { sequence: ['Fixture_Dispatch'] })
+      .setEnabled('Fixture_Off', false);
     const { code, out } = await tree.cli(['module:status']);
     expect(code).to.equal(0);
-    expect(out).to.deep.equal(['Enabled modules (in load order):', '  Fixture_Dispatch', '  Aaa_Last', 'Disabled modules:', '  Fixture_Off']);
+    expect(out).to.deep.equal([
+      'Enabled modules (in load order):',
+      '  Fixture_Dispatch',
+      '  Aaa_Last',
+      'Disabled modules:',
+      '  Fixture_Off',
+    ]);
   });
 
   it('should say None when every module is enabled', async () => {
     const { code, out } = await tree.cli(['module:status']);
     expect(code).to.equal(0);
-    expect(out).to.deep.equal(['Enabled modules (in load order):', '  Fixture_Dispatch', 'Disabled modules:', '  None']);
+    expect(out).to.deep.equal([
+      'Enabled modules (in load order):',
+      '  Fixture_Dispatch',
+      'Disabled modules:',
+      '  None',
+    ]);
   });
 });

@@ -30,7 +30,13 @@ const ADD_STORE = '20261125084310_clinic_limits_audit_add_store';
 const BROKEN_FIRST = '20261125090000_clinic_broken_create_first';
 const BROKEN_SECOND = '20261125090010_clinic_broken_create_second';
 /** Tables of the project's modules that must outlive every step. */
-const PROJECT_TABLES = ['store', 'catalog_product', 'integration_token', 'dispensary_recommendation', 'knex_migrations'];
+const PROJECT_TABLES = [
+  'store',
+  'catalog_product',
+  'integration_token',
+  'dispensary_recommendation',
+  'knex_migrations',
+];
 
 interface Run {
   code: number;
@@ -52,7 +58,11 @@ describe('module lifecycle: enable, disable, uninstall a third-party module (rea
     writeFileSync(tree.configFile, JSON.stringify({ modules: moduleConfigFor() }));
     database = await createTestDatabase();
     db = knexFactory({ ...parseDatabaseUrl(database.url).config, pool: { min: 0, max: 1 } });
-    options = { moduleSources: [PROJECT_MODULES, ...tree.sources()], moduleConfigFile: tree.configFile, databaseUrl: database.url };
+    options = {
+      moduleSources: [PROJECT_MODULES, ...tree.sources()],
+      moduleConfigFile: tree.configFile,
+      databaseUrl: database.url,
+    };
   });
   afterEach(async () => {
     await db.destroy();
@@ -63,11 +73,17 @@ describe('module lifecycle: enable, disable, uninstall a third-party module (rea
   const cli = async (...argv: string[]): Promise<Run> => {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runCli(['node', 'cli', ...argv], { out: (line) => out.push(...line.split('\n')), err: (line) => err.push(...line.split('\n')) }, options);
+    const code = await runCli(
+      ['node', 'cli', ...argv],
+      { out: (line) => out.push(...line.split('\n')), err: (line) => err.push(...line.split('\n')) },
+      options,
+    );
     return { code, out, err };
   };
-  const configured = () => (JSON.parse(readFileSync(tree.configFile, 'utf8')) as { modules: Record<string, boolean> }).modules;
-  const applied = async () => ((await db('knex_migrations').orderBy('id').select('name')) as { name: string }[]).map((row) => row.name);
+  const configured = () =>
+    (JSON.parse(readFileSync(tree.configFile, 'utf8')) as { modules: Record<string, boolean> }).modules;
+  const applied = async () =>
+    ((await db('knex_migrations').orderBy('id').select('name')) as { name: string }[]).map((row) => row.name);
   const appliedOf = async (prefix: string) => (await applied()).filter((name) => name.includes(`_${prefix}_`));
   const expectProjectIntact = async (storeCount: number) => {
     for (const table of PROJECT_TABLES) expect(await db.schema.hasTable(table), table).to.equal(true);
@@ -85,22 +101,33 @@ describe('module lifecycle: enable, disable, uninstall a third-party module (rea
     run = await cli('module:disable', 'Clinic_Limits');
     expect(run.code, run.err.join('\n')).to.equal(0);
     expect(run.out.slice(0, 3)).to.deep.equal(['The following modules have been disabled:', '- Clinic_Limits', '']);
-    expect(run.out).to.include("Their tables and data are kept; 'module:uninstall --remove-data <Module>' removes them.");
+    expect(run.out).to.include(
+      "Their tables and data are kept; 'module:uninstall --remove-data <Module>' removes them.",
+    );
     expect(configured().Clinic_Limits).to.equal(false);
 
     // The service starts, warns naming the module, and serves.
     const lines: { level: number; msg: string }[] = [];
-    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as { level: number; msg: string }) });
+    const logger = pino(
+      { level: 'info' },
+      { write: (line: string) => void lines.push(JSON.parse(line) as { level: number; msg: string }) },
+    );
     const app = await Application.create({ ...options, area: 'webapi_rest', logger });
     try {
       const upgrade = await app.setupUpgrade();
       expect(upgrade.migrations).to.deep.equal([]);
-      expect(upgrade.kept).to.deep.equal([{ module: 'Clinic_Limits', state: 'disabled', migrations: [AUDIT, ADD_STORE] }]);
-      const warning = 'Clinic_Limits is disabled; its 2 applied migrations are kept. module:uninstall --remove-data Clinic_Limits removes its tables.';
+      expect(upgrade.kept).to.deep.equal([
+        { module: 'Clinic_Limits', state: 'disabled', migrations: [AUDIT, ADD_STORE] },
+      ]);
+      const warning =
+        'Clinic_Limits is disabled; its 2 applied migrations are kept. module:uninstall --remove-data Clinic_Limits removes its tables.';
       expect(lines.filter((line) => line.level === 40).map((line) => line.msg)).to.deep.equal([warning]);
       expect((await request(app.http()).get('/health')).status).to.equal(200);
       // knex's own commands see the kept migrations as applied, not as a corrupt directory.
-      const [completed, pending] = (await app.knex.migrate.list({ migrationSource: app.migrationSource() })) as [unknown[], unknown[]];
+      const [completed, pending] = (await app.knex.migrate.list({ migrationSource: app.migrationSource() })) as [
+        unknown[],
+        unknown[],
+      ];
       expect([completed.length, pending.length]).to.deep.equal([projectMigrations.length + 2, 0]);
     } finally {
       await app.close();
@@ -117,7 +144,11 @@ describe('module lifecycle: enable, disable, uninstall a third-party module (rea
 
     run = await cli('setup:db:status');
     expect(run.code, run.err.join('\n')).to.equal(0);
-    expect(run.out.slice(0, 3)).to.deep.equal(['Clinic_Limits (disabled)', `  orphaned  ${AUDIT}`, `  orphaned  ${ADD_STORE}`]);
+    expect(run.out.slice(0, 3)).to.deep.equal([
+      'Clinic_Limits (disabled)',
+      `  orphaned  ${AUDIT}`,
+      `  orphaned  ${ADD_STORE}`,
+    ]);
     expect(run.out).to.include('Dispensary_Store (enabled)');
     expect(run.out[run.out.length - 1]).to.equal('All modules are up to date.');
 
@@ -146,8 +177,14 @@ describe('module lifecycle: enable, disable, uninstall a third-party module (rea
     ]);
     run = await cli('setup:db:status');
     expect(run.code).to.equal(2);
-    expect(run.out.slice(0, 3)).to.deep.equal(['Clinic_Limits (enabled)', `  pending   ${AUDIT}`, `  pending   ${ADD_STORE}`]);
-    expect(run.out[run.out.length - 1]).to.equal("2 migration(s) pending. Run 'setup:upgrade' to update your DB schema and data.");
+    expect(run.out.slice(0, 3)).to.deep.equal([
+      'Clinic_Limits (enabled)',
+      `  pending   ${AUDIT}`,
+      `  pending   ${ADD_STORE}`,
+    ]);
+    expect(run.out[run.out.length - 1]).to.equal(
+      "2 migration(s) pending. Run 'setup:upgrade' to update your DB schema and data.",
+    );
 
     run = await cli('setup:upgrade');
     expect(run.out).to.deep.equal(['Applied 2 migration(s):', `  ${AUDIT}`, `  ${ADD_STORE}`]);
@@ -166,11 +203,18 @@ describe('module lifecycle: enable, disable, uninstall a third-party module (rea
       `Clinic_Limits is not installed (no folder in the module folders); its 2 applied migrations are kept (${AUDIT}, ${ADD_STORE}). Put its folder back and run module:uninstall --remove-data Clinic_Limits to remove its tables.`,
     ]);
     run = await cli('setup:db:status');
-    expect(run.out.slice(0, 3)).to.deep.equal(['Clinic_Limits (not installed)', `  orphaned  ${AUDIT}`, `  orphaned  ${ADD_STORE}`]);
+    expect(run.out.slice(0, 3)).to.deep.equal([
+      'Clinic_Limits (not installed)',
+      `  orphaned  ${AUDIT}`,
+      `  orphaned  ${ADD_STORE}`,
+    ]);
 
     run = await cli('module:uninstall', '--remove-data', 'Clinic_Limits');
     expect(run.code).to.equal(1);
-    expect(run.err.join('\n')).to.contain("Cannot remove the data of Clinic_Limits: its folder is no longer in the module folders, so the down() of its 2 applied migration(s)")
+    expect(run.err.join('\n'))
+      .to.contain(
+        'Cannot remove the data of Clinic_Limits: its folder is no longer in the module folders, so the down() of its 2 applied migration(s)',
+      )
       .and.to.contain('Nothing was changed.');
     expect(await db.schema.hasTable('clinic_limits_audit')).to.equal(true);
     expect(await appliedOf('clinic_limits')).to.deep.equal([AUDIT, ADD_STORE]);
@@ -180,7 +224,7 @@ describe('module lifecycle: enable, disable, uninstall a third-party module (rea
     expect(run.out).to.include(`Its 2 applied migration(s) and their tables are kept (${AUDIT}, ${ADD_STORE}).`);
   });
 
-  it("should refuse to break a <sequence> dependency unless --force, naming both modules, and change nothing", async () => {
+  it('should refuse to break a <sequence> dependency unless --force, naming both modules, and change nothing', async () => {
     tree.fixtureModule('lifecycle', 'Clinic_LimitsReport', { sequence: ['Clinic_Limits'] });
     const before = readFileSync(tree.configFile, 'utf8');
 
@@ -195,18 +239,28 @@ describe('module lifecycle: enable, disable, uninstall a third-party module (rea
 
     run = await cli('module:uninstall', 'Clinic_Limits', '--remove-data');
     expect(run.code).to.equal(1);
-    expect(run.err).to.deep.equal(["Error: Cannot uninstall module 'Clinic_Limits' because the following module(s) depend on it:", '\tClinic_LimitsReport']);
+    expect(run.err).to.deep.equal([
+      "Error: Cannot uninstall module 'Clinic_Limits' because the following module(s) depend on it:",
+      '\tClinic_LimitsReport',
+    ]);
     expect(readFileSync(tree.configFile, 'utf8')).to.equal(before);
 
     // Through another module too: each dependent with its <sequence> path.
     tree.module('Clinic_Dashboard', { sequence: ['Clinic_LimitsReport'] });
     run = await cli('module:disable', 'Clinic_Limits');
-    expect(run.err.slice(2)).to.deep.equal(['Clinic_Dashboard: Clinic_Dashboard->Clinic_LimitsReport->Clinic_Limits', 'Clinic_LimitsReport: Clinic_LimitsReport->Clinic_Limits']);
+    expect(run.err.slice(2)).to.deep.equal([
+      'Clinic_Dashboard: Clinic_Dashboard->Clinic_LimitsReport->Clinic_Limits',
+      'Clinic_LimitsReport: Clinic_LimitsReport->Clinic_Limits',
+    ]);
     rmSync(tree.dir('Clinic_Dashboard'), { recursive: true });
 
     run = await cli('module:disable', 'Clinic_LimitsReport', 'Clinic_Limits');
     expect(run.code, run.err.join('\n')).to.equal(0);
-    expect(run.out.slice(0, 3)).to.deep.equal(['The following modules have been disabled:', '- Clinic_LimitsReport', '- Clinic_Limits']);
+    expect(run.out.slice(0, 3)).to.deep.equal([
+      'The following modules have been disabled:',
+      '- Clinic_LimitsReport',
+      '- Clinic_Limits',
+    ]);
 
     run = await cli('module:enable', 'Clinic_LimitsReport');
     expect(run.code).to.equal(1);
@@ -221,8 +275,12 @@ describe('module lifecycle: enable, disable, uninstall a third-party module (rea
     expect(run.out).to.include('Alert: You used the --force option. As a result, modules might not function properly.');
     // Start-up now stops on the broken dependency; the module commands still run and repair it.
     const refused = await cli('setup:upgrade').catch((error: Error) => error);
-    expect((refused as Error).message).to.equal('Module Clinic_LimitsReport depends on Clinic_Limits, which is disabled');
-    expect((await cli('module:status')).out).to.include('Enabled modules (start-up refuses them: Module Clinic_LimitsReport depends on Clinic_Limits, which is disabled):');
+    expect((refused as Error).message).to.equal(
+      'Module Clinic_LimitsReport depends on Clinic_Limits, which is disabled',
+    );
+    expect((await cli('module:status')).out).to.include(
+      'Enabled modules (start-up refuses them: Module Clinic_LimitsReport depends on Clinic_Limits, which is disabled):',
+    );
     run = await cli('module:enable', 'Clinic_Limits');
     expect(run.code, run.err.join('\n')).to.equal(0);
     expect((await cli('module:status')).out).to.include.members(['  Clinic_Limits', '  Clinic_LimitsReport']);
@@ -247,7 +305,9 @@ describe('module lifecycle: enable, disable, uninstall a third-party module (rea
     }
     const run = await cli('module:disable');
     expect(run.code).to.equal(1);
-    expect(run.err).to.deep.equal(['Error: No modules specified. Specify a space-separated list of modules or use the --all option']);
+    expect(run.err).to.deep.equal([
+      'Error: No modules specified. Specify a space-separated list of modules or use the --all option',
+    ]);
     expect(readFileSync(tree.configFile, 'utf8')).to.equal(before);
   });
 
@@ -255,14 +315,19 @@ describe('module lifecycle: enable, disable, uninstall a third-party module (rea
     expect((await cli('setup:upgrade')).code).to.equal(0);
     let run = await cli('module:uninstall', 'Clinic_Limits');
     expect(run.code, run.err.join('\n')).to.equal(0);
-    expect(run.out[0]).to.equal("Clinic_Limits's 2 applied migration(s) and their tables are kept; 'module:uninstall --remove-data Clinic_Limits' removes them.");
+    expect(run.out[0]).to.equal(
+      "Clinic_Limits's 2 applied migration(s) and their tables are kept; 'module:uninstall --remove-data Clinic_Limits' removes them.",
+    );
     expect(configured().Clinic_Limits).to.equal(false);
     expect(await appliedOf('clinic_limits')).to.deep.equal([AUDIT, ADD_STORE]);
 
     rmSync(tree.dir('Clinic_Limits'), { recursive: true });
     run = await cli('module:uninstall', 'Clinic_Limits');
     expect(run.code, run.err.join('\n')).to.equal(0);
-    expect(run.out).to.deep.equal([`Clinic_Limits is no longer listed in ${tree.configFile}.`, `Its 2 applied migration(s) and their tables are kept (${AUDIT}, ${ADD_STORE}).`]);
+    expect(run.out).to.deep.equal([
+      `Clinic_Limits is no longer listed in ${tree.configFile}.`,
+      `Its 2 applied migration(s) and their tables are kept (${AUDIT}, ${ADD_STORE}).`,
+    ]);
     expect(configured()).to.not.have.property('Clinic_Limits');
   });
 
@@ -270,7 +335,10 @@ describe('module lifecycle: enable, disable, uninstall a third-party module (rea
     writeFileSync(tree.configFile, JSON.stringify({ modules: { Acme_RecommendationNotes: false }, note: 'kept' }));
     let run = await cli('module:disable', '--all');
     expect(run.code, run.err.join('\n')).to.equal(0);
-    const written = JSON.parse(readFileSync(tree.configFile, 'utf8')) as { modules: Record<string, boolean>; note: string };
+    const written = JSON.parse(readFileSync(tree.configFile, 'utf8')) as {
+      modules: Record<string, boolean>;
+      note: string;
+    };
     expect(written.note).to.equal('kept');
     expect(Object.values(written.modules).every((on) => !on)).to.equal(true);
     expect(written.modules).to.include({ Clinic_Limits: false, Dispensary_Store: false });
@@ -293,20 +361,29 @@ describe('module lifecycle: enable, disable, uninstall a third-party module (rea
     const run = await cli('module:uninstall', 'Clinic_Broken', '--remove-data');
     expect(run.code).to.equal(1);
     const message = run.err.join('\n');
-    expect(message).to.contain(`Rolling back Clinic_Broken failed in ${BROKEN_FIRST}: clinic_broken_first cannot be removed yet.`);
+    expect(message).to.contain(
+      `Rolling back Clinic_Broken failed in ${BROKEN_FIRST}: clinic_broken_first cannot be removed yet.`,
+    );
     if (parseDatabaseUrl(database.url).dialect === 'mysql') {
-      expect(message).to.contain(`Rolled back: ${BROKEN_SECOND}. Not rolled back (still applied): ${BROKEN_FIRST}. MySQL/MariaDB commit each schema change at once`);
+      expect(message).to.contain(
+        `Rolled back: ${BROKEN_SECOND}. Not rolled back (still applied): ${BROKEN_FIRST}. MySQL/MariaDB commit each schema change at once`,
+      );
       expect(await db.schema.hasTable('clinic_broken_second')).to.equal(false);
       expect(await appliedOf('clinic_broken')).to.deep.equal([BROKEN_FIRST]);
     } else {
-      expect(message).to.contain(`Nothing was rolled back: the rollback ran in one transaction, which the database undid; 2 migration(s) of Clinic_Broken stay applied (${BROKEN_FIRST}, ${BROKEN_SECOND}).`);
+      expect(message).to.contain(
+        `Nothing was rolled back: the rollback ran in one transaction, which the database undid; 2 migration(s) of Clinic_Broken stay applied (${BROKEN_FIRST}, ${BROKEN_SECOND}).`,
+      );
       expect(await db.schema.hasTable('clinic_broken_first')).to.equal(true);
       expect(await db.schema.hasTable('clinic_broken_second')).to.equal(true);
       expect(await appliedOf('clinic_broken')).to.deep.equal([BROKEN_FIRST, BROKEN_SECOND]);
     }
     expect(readFileSync(tree.configFile, 'utf8')).to.equal(before);
     // The migration lock is free again.
-    expect(((await db('knex_migrations_lock').select('is_locked')) as { is_locked: number }[]).map((row) => Number(row.is_locked))).to.deep.equal([0]);
+    expect(
+      ((await db('knex_migrations_lock').select('is_locked')) as { is_locked: number }[]).map((row) =>
+        Number(row.is_locked),
+      ),
+    ).to.deep.equal([0]);
   });
 });
-

@@ -21,7 +21,9 @@ describe('dev:plugin:list', () => {
             <plugin name="plugin_a" type="${P}\\PluginA" sortOrder="10"/>
             <plugin name="args" type="${P}\\ArgsPlugin"/>
           </type>`),
-        'etc/webapi_rest/di.xml': configXml(`<type name="${API}"><plugin name="plugin_b" type="${P}\\PluginBAround" sortOrder="20"/></type>`),
+        'etc/webapi_rest/di.xml': configXml(
+          `<type name="${API}"><plugin name="plugin_b" type="${P}\\PluginBAround" sortOrder="20"/></type>`,
+        ),
       },
     });
   });

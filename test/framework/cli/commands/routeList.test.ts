@@ -18,11 +18,16 @@ describe('dev:route:list', () => {
     const { code, out, err } = await tree.cli(['dev:route:list']);
     expect(err).to.deep.equal([]);
     expect(code).to.equal(0);
-    const declared = readFileSync(path.join(fixtureSourceDir('webapi'), 'Fixture', 'Shop', 'etc', 'webapi.xml'), 'utf8').match(/<route /g)!.length;
+    const declared = readFileSync(
+      path.join(fixtureSourceDir('webapi'), 'Fixture', 'Shop', 'etc', 'webapi.xml'),
+      'utf8',
+    ).match(/<route /g)!.length;
     expect(out).to.have.length(declared);
     expect(out).to.include(`GET    /rest/<scope>/V1/fixture/items/:sku  ${SHOP}::getItem  [Fixture_Shop::read]`);
     expect(out).to.include(`POST   /rest/<scope>/V1/fixture/orders  ${SHOP}::createOrder  [Fixture_Shop::write]`);
-    expect(out).to.include(`GET    /rest/<scope>/V1/fixture/whoami  ${SHOP}::whoami  [Fixture_Shop::read, Fixture_Shop::write]`);
+    expect(out).to.include(
+      `GET    /rest/<scope>/V1/fixture/whoami  ${SHOP}::whoami  [Fixture_Shop::read, Fixture_Shop::write]`,
+    );
   });
 
   it('should leave out the routes of a disabled module', async () => {

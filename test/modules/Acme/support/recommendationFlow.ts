@@ -39,7 +39,10 @@ export async function startFlow(options: TestAppOptions): Promise<Flow> {
     const token = await t.integrationToken({ allStores: true });
     const auth = { Authorization: `Bearer ${token}` };
     for (const sku of ['VIT-D3', 'OMEGA-3']) {
-      const res = await request(t.http).post('/rest/all/V1/products').set(auth).send({ product: { sku, name: sku, price: 10 } });
+      const res = await request(t.http)
+        .post('/rest/all/V1/products')
+        .set(auth)
+        .send({ product: { sku, name: sku, price: 10 } });
       if (res.status !== 200) throw new Error(`product ${sku}: ${res.status} ${JSON.stringify(res.body)}`);
     }
     const patient = await request(t.http)
@@ -47,7 +50,9 @@ export async function startFlow(options: TestAppOptions): Promise<Flow> {
       .set(auth)
       .send({ patient: { firstname: 'Ada', lastname: 'Lovelace', email: `ada.${Date.now()}@example.com` } });
     if (patient.status !== 200) throw new Error(`patient: ${patient.status} ${JSON.stringify(patient.body)}`);
-    const created = await request(t.http).post(`/rest/V1/dispensary/patient/${patient.body.patient_id}/recommendation`).set(auth);
+    const created = await request(t.http)
+      .post(`/rest/V1/dispensary/patient/${patient.body.patient_id}/recommendation`)
+      .set(auth);
     if (created.status !== 200) throw new Error(`recommendation: ${created.status} ${JSON.stringify(created.body)}`);
     const recommendationId = created.body.recommendation_id as string;
     const itemsUrl = `/rest/V1/dispensary/recommendation/${recommendationId}/item`;
@@ -55,8 +60,16 @@ export async function startFlow(options: TestAppOptions): Promise<Flow> {
       t,
       token,
       recommendationId,
-      addItems: (body) => request(t.http).post(itemsUrl).set(auth).send(body as object),
-      updateItems: (body) => request(t.http).put(itemsUrl).set(auth).send(body as object),
+      addItems: (body) =>
+        request(t.http)
+          .post(itemsUrl)
+          .set(auth)
+          .send(body as object),
+      updateItems: (body) =>
+        request(t.http)
+          .put(itemsUrl)
+          .set(auth)
+          .send(body as object),
       deleteItems: (ids) => request(t.http).delete(itemsUrl).query({ id: ids }).set(auth),
     };
   } catch (error) {

@@ -35,9 +35,7 @@ describe('Catalog: ProductRepository', () => {
       (error: unknown) => error,
     );
   const rowCount = async (key: string) =>
-    Number(
-      ((await t.app.knex('catalog_product').where({ sku_key: key }).count({ n: '*' })) as { n: number }[])[0]!.n,
-    );
+    Number(((await t.app.knex('catalog_product').where({ sku_key: key }).count({ n: '*' })) as { n: number }[])[0]!.n);
 
   describe('save', () => {
     it('should create a product enabled, in stock, priced 0 and with qty 0 unless told otherwise', async () => {

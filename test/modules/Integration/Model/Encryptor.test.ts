@@ -13,8 +13,7 @@ describe('Integration: Encryptor', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   const withKey = (cryptKey: string) => new Encryptor({ cryptKey, cryptKeyFile: path.join(dir, 'unused.key') });
-  const withFile = (file = path.join(dir, 'var', 'crypt.key')) =>
-    new Encryptor({ cryptKey: null, cryptKeyFile: file });
+  const withFile = (file = path.join(dir, 'var', 'crypt.key')) => new Encryptor({ cryptKey: null, cryptKeyFile: file });
 
   describe('a round trip', () => {
     it('should decrypt what it encrypted, for empty, ASCII and multi-byte text', () => {
@@ -106,9 +105,7 @@ describe('Integration: Encryptor', () => {
 
     it('should agree on one key when several encryptors create the file at once', async () => {
       const file = path.join(dir, 'var', 'crypt.key');
-      const keys = await Promise.all(
-        Array.from({ length: 8 }, async () => withFile(file).cryptKey().toString('hex')),
-      );
+      const keys = await Promise.all(Array.from({ length: 8 }, async () => withFile(file).cryptKey().toString('hex')));
       expect(new Set(keys).size).to.equal(1);
       expect(readFileSync(file, 'utf8').trim()).to.equal(keys[0]);
     });

@@ -19,10 +19,12 @@ describe('Integration: HashingSlots', () => {
       running--;
       return i;
     };
-    const calls = [0, 1, 2, 3, 4, 5].map((i) => slots.run(work(i)).then(
-      (value) => ({ value }),
-      (error: unknown) => ({ error }),
-    ));
+    const calls = [0, 1, 2, 3, 4, 5].map((i) =>
+      slots.run(work(i)).then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error }),
+      ),
+    );
     await new Promise((resolve) => setImmediate(resolve));
     expect([slots.running, slots.queued]).to.deep.equal([2, 2]);
     release();

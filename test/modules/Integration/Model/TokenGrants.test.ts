@@ -102,9 +102,7 @@ describe('Integration: TokenGrants', () => {
     it('should refuse a blank name, both or neither scope, an unknown store or ACL resource', async () => {
       expect(await inputErrors(grants.resolve({ name: '   ', allStores: true }))).to.have.length(1);
       const scope = 'Give either a store code or all stores, not both or neither.';
-      expect(await inputErrors(grants.resolve({ name: 'a', store: 'alpha', allStores: true }))).to.deep.equal([
-        scope,
-      ]);
+      expect(await inputErrors(grants.resolve({ name: 'a', store: 'alpha', allStores: true }))).to.deep.equal([scope]);
       expect(await inputErrors(grants.resolve({ name: 'a' }))).to.deep.equal([scope]);
       expect(await inputErrors(grants.resolve({ name: 'a', store: 'nowhere' }))).to.deep.equal([
         'The store code "%storeCode" is unknown.',

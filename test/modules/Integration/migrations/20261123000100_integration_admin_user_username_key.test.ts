@@ -10,8 +10,14 @@ describe('Integration: the username_key migration', () => {
   });
   after(async () => t?.stop());
 
-  const migrate = (direction: 'up' | 'down') => t.app.knex.migrate[direction]({ migrationSource: t.app.migrationSource(), name: USERNAME_KEY });
-  const user = (username: string, id: number) => ({ user_id: id, username, password_hash: 'scrypt$x', created_at: '2026-01-01 00:00:00' });
+  const migrate = (direction: 'up' | 'down') =>
+    t.app.knex.migrate[direction]({ migrationSource: t.app.migrationSource(), name: USERNAME_KEY });
+  const user = (username: string, id: number) => ({
+    user_id: id,
+    username,
+    password_hash: 'scrypt$x',
+    created_at: '2026-01-01 00:00:00',
+  });
 
   it('should fill the key of existing users, and go down and up again', async () => {
     await migrate('down');
@@ -39,7 +45,10 @@ describe('Integration: the username_key migration', () => {
     const row = { username: 'x', username_key: 'same', password_hash: 'scrypt$x', created_at: '2026-01-01 00:00:00' };
     await t.app.knex('admin_user').insert(row);
     let error: unknown;
-    await t.app.knex('admin_user').insert({ ...row, username: 'X' }).catch((e: unknown) => (error = e));
+    await t.app
+      .knex('admin_user')
+      .insert({ ...row, username: 'X' })
+      .catch((e: unknown) => (error = e));
     expect(error, 'duplicate key accepted').to.not.equal(undefined);
   });
 });

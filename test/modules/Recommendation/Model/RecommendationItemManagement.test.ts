@@ -1,11 +1,7 @@
 import { expect } from 'chai';
 import { InputException, NoSuchEntityException, type Store } from '../../../../app/framework/index.js';
-import type {
-  RecommendationItemManagement,
-} from '../../../../modules/Dispensary/Recommendation/Model/RecommendationItemManagement.js';
-import type {
-  RecommendationResource,
-} from '../../../../modules/Dispensary/Recommendation/Model/ResourceModel/RecommendationResource.js';
+import type { RecommendationItemManagement } from '../../../../modules/Dispensary/Recommendation/Model/RecommendationItemManagement.js';
+import type { RecommendationResource } from '../../../../modules/Dispensary/Recommendation/Model/ResourceModel/RecommendationResource.js';
 import { StoreRepositoryInterface } from '../../../../modules/Dispensary/Store/Api/StoreRepositoryInterface.js';
 import { TestApp } from '../../../support/testApp.js';
 import { RecordEvents } from '../fixtures/Fixture/RecommendationEvents/Observer/RecordEvents.js';
@@ -27,9 +23,7 @@ describe('Recommendation: RecommendationItemManagement', () => {
     // (as in Magento) wraps this class too: it adds plugin_note to the answer, after the event.
     t = await TestApp.start(withFixtureModules());
     await t.createStore('alpha');
-    items = t.app.get<RecommendationItemManagement>(
-      'Dispensary\\Recommendation\\Model\\RecommendationItemManagement',
-    );
+    items = t.app.get<RecommendationItemManagement>('Dispensary\\Recommendation\\Model\\RecommendationItemManagement');
     resource = t.app.get<RecommendationResource>(
       'Dispensary\\Recommendation\\Model\\ResourceModel\\RecommendationResource',
     );

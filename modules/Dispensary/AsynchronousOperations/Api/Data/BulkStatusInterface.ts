@@ -26,7 +26,12 @@ export interface OperationsCounterInterface {
 }
 
 /** Magento's bulk statuses (`Magento\Framework\Bulk\BulkSummaryInterface` constants). */
-export const BulkStatusCode = { NOT_STARTED: 0, IN_PROGRESS: 1, FINISHED_SUCCESSFULLY: 2, FINISHED_WITH_FAILURE: 3 } as const;
+export const BulkStatusCode = {
+  NOT_STARTED: 0,
+  IN_PROGRESS: 1,
+  FINISHED_SUCCESSFULLY: 2,
+  FINISHED_WITH_FAILURE: 3,
+} as const;
 export type BulkStatusCode = (typeof BulkStatusCode)[keyof typeof BulkStatusCode];
 
 /** Magento's BulkSummaryInterface fields. user_type: 1 integration, 2 admin, 4 guest. */

@@ -20,7 +20,14 @@ import { baseStringUri, queryParameters } from './signatureBase.js';
 /** Magento's Nonce\Generator::TIME_DEVIATION: a timestamp at most this far in the future. */
 export const TIME_DEVIATION_SECONDS = 600;
 const SIGNATURE_METHODS = new Set(['HMAC-SHA1', 'HMAC-SHA256']);
-const REQUIRED = ['oauth_consumer_key', 'oauth_token', 'oauth_signature_method', 'oauth_timestamp', 'oauth_nonce', 'oauth_signature'];
+const REQUIRED = [
+  'oauth_consumer_key',
+  'oauth_token',
+  'oauth_signature_method',
+  'oauth_timestamp',
+  'oauth_nonce',
+  'oauth_signature',
+];
 const PURGE_EVERY_MS = 60_000;
 
 interface IntegrationRow extends TokenRow {
@@ -65,7 +72,13 @@ export class OauthRequestVerifier {
     const nonce = params.get('oauth_nonce')!;
     const timestampText = params.get('oauth_timestamp')!;
     if (!SIGNATURE_METHODS.has(method) || (version !== undefined && version !== '1.0')) throw denied();
-    if (!TOKEN_PATTERN.test(consumerKey) || !TOKEN_PATTERN.test(accessToken) || nonce.length > 255 || !/^\d{1,12}$/.test(timestampText)) throw denied();
+    if (
+      !TOKEN_PATTERN.test(consumerKey) ||
+      !TOKEN_PATTERN.test(accessToken) ||
+      nonce.length > 255 ||
+      !/^\d{1,12}$/.test(timestampText)
+    )
+      throw denied();
     const timestamp = Number(timestampText);
     const now = Math.floor(Date.now() / 1000);
     if (timestamp > now + TIME_DEVIATION_SECONDS || timestamp < now - Number(this.nonceWindowSeconds)) throw denied();
@@ -81,7 +94,8 @@ export class OauthRequestVerifier {
       .where('c.key_hash', keyHash)
       .andWhere('t.token_hash', tokenHash)
       .andWhere('t.kind', 'oauth')
-      .first('t.*', 'c.consumer_id', 'c.secret as consumer_secret', 'o.secret as token_secret')) as IntegrationRow | undefined;
+      .first('t.*', 'c.consumer_id', 'c.secret as consumer_secret', 'o.secret as token_secret')) as
+      IntegrationRow | undefined;
     if (!row || !sameHash(row.token_hash, tokenHash)) throw denied();
 
     let consumerSecret: string;
@@ -91,7 +105,10 @@ export class OauthRequestVerifier {
       tokenSecret = this.encryptor.decrypt(row.token_secret, tokenSecretContext(tokenHash));
     } catch (error) {
       // The key changed or a row was altered: every request of this integration fails until it is recreated.
-      this.logger.error({ err: error, integration: row.name }, 'OAuth secrets of an integration do not decrypt with the crypt key');
+      this.logger.error(
+        { err: error, integration: row.name },
+        'OAuth secrets of an integration do not decrypt with the crypt key',
+      );
       throw denied();
     }
 
@@ -107,7 +124,13 @@ export class OauthRequestVerifier {
   }
 
   /** Records the nonce; one the consumer used before is a replay. */
-  private async useNonce(consumerId: number, nonce: string, timestamp: number, now: number, denied: () => Error): Promise<void> {
+  private async useNonce(
+    consumerId: number,
+    nonce: string,
+    timestamp: number,
+    now: number,
+    denied: () => Error,
+  ): Promise<void> {
     const db = this.connection.get();
     const nonceHash = createHash('sha256').update(nonce).digest('hex');
     try {
@@ -120,7 +143,10 @@ export class OauthRequestVerifier {
     const last = this.lastPurge.get(consumerId);
     if (last === undefined || Date.now() - last >= PURGE_EVERY_MS) {
       this.lastPurge.set(consumerId, Date.now());
-      await db('oauth_nonce').where('consumer_id', consumerId).andWhere('timestamp', '<', now - Number(this.nonceWindowSeconds)).delete();
+      await db('oauth_nonce')
+        .where('consumer_id', consumerId)
+        .andWhere('timestamp', '<', now - Number(this.nonceWindowSeconds))
+        .delete();
     }
   }
 }

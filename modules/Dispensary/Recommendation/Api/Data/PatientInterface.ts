@@ -15,7 +15,9 @@ export interface PatientInterface {
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by module augmentation in generated/
 export interface PatientExtensionInterface {}
 
-export const PatientInterface = defineDataInterface<PatientInterface>('Dispensary\\Recommendation\\Api\\Data\\PatientInterface');
+export const PatientInterface = defineDataInterface<PatientInterface>(
+  'Dispensary\\Recommendation\\Api\\Data\\PatientInterface',
+);
 
 /** The validated `patient` of a creation request (trimmed). */
 export interface PatientInput {

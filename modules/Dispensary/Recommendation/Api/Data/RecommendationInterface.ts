@@ -34,9 +34,12 @@ export interface RecommendationInterface {
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by module augmentation in generated/
 export interface RecommendationExtensionInterface {}
 
-export const RecommendationInterface = defineDataInterface<RecommendationInterface>('Dispensary\\Recommendation\\Api\\Data\\RecommendationInterface', {
-  nested: { items: 'Dispensary\\Recommendation\\Api\\Data\\RecommendationItemInterface[]' },
-});
+export const RecommendationInterface = defineDataInterface<RecommendationInterface>(
+  'Dispensary\\Recommendation\\Api\\Data\\RecommendationInterface',
+  {
+    nested: { items: 'Dispensary\\Recommendation\\Api\\Data\\RecommendationItemInterface[]' },
+  },
+);
 
 /**
  * The validated `recommendation` of a creation request. Simple-format skus have already become

@@ -29,7 +29,9 @@ export interface RecommendationItemInterface {
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by module augmentation in generated/
 export interface RecommendationItemExtensionInterface {}
 
-export const RecommendationItemInterface = defineDataInterface<RecommendationItemInterface>('Dispensary\\Recommendation\\Api\\Data\\RecommendationItemInterface');
+export const RecommendationItemInterface = defineDataInterface<RecommendationItemInterface>(
+  'Dispensary\\Recommendation\\Api\\Data\\RecommendationItemInterface',
+);
 
 /**
  * An item of a request, after validation: `sku` trimmed, `qty` an integer, `autoship_interval`

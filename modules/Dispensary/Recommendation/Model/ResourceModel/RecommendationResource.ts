@@ -70,10 +70,25 @@ interface ItemReadRow extends ItemRow {
 }
 
 /** The columns of an item row, as inserted. */
-const ITEM_ROW_COLUMNS = ['item_id', 'recommendation_id', 'sku', 'sku_key', 'qty', 'autoship_interval', 'note', 'fulfillment_type', 'doctor_id', 'location_id'] as const;
+const ITEM_ROW_COLUMNS = [
+  'item_id',
+  'recommendation_id',
+  'sku',
+  'sku_key',
+  'qty',
+  'autoship_interval',
+  'note',
+  'fulfillment_type',
+  'doctor_id',
+  'location_id',
+] as const;
 
 /** An item row with its catalog spelling and stock status, as read (items `i` joined to products `p`). */
-export const ITEM_COLUMNS = [...ITEM_ROW_COLUMNS.map((column) => `i.${column}`), 'p.sku as product_sku', 'p.is_in_stock'];
+export const ITEM_COLUMNS = [
+  ...ITEM_ROW_COLUMNS.map((column) => `i.${column}`),
+  'p.sku as product_sku',
+  'p.is_in_stock',
+];
 
 /**
  * The statements of Add Items, Update Items and GET, compiled once (PreparedQuery): a
@@ -81,38 +96,69 @@ export const ITEM_COLUMNS = [...ITEM_ROW_COLUMNS.map((column) => `i.${column}`),
  * Columns are named, not `*`: a statement PostgreSQL keeps prepared must not change shape when
  * a migration adds a column.
  */
-const RECOMMENDATION_ROW_COLUMNS = ['recommendation_id', 'patient_id', 'store_id', 'format', 'status', 'note', 'notify_email', 'notify_sms', 'created_at', 'updated_at'];
+const RECOMMENDATION_ROW_COLUMNS = [
+  'recommendation_id',
+  'patient_id',
+  'store_id',
+  'format',
+  'status',
+  'note',
+  'notify_email',
+  'notify_sms',
+  'created_at',
+  'updated_at',
+];
 const LOAD = {
   inStore: preparedQuery<{ id: string; storeId: number }, RecommendationRow | undefined>((db, p) =>
-    db(RECOMMENDATION_TABLE).where('recommendation_id', p('id')).andWhere('store_id', p('storeId')).first(RECOMMENDATION_ROW_COLUMNS),
+    db(RECOMMENDATION_TABLE)
+      .where('recommendation_id', p('id'))
+      .andWhere('store_id', p('storeId'))
+      .first(RECOMMENDATION_ROW_COLUMNS),
   ),
   anyStore: preparedQuery<{ id: string }, RecommendationRow | undefined>((db, p) =>
     db(RECOMMENDATION_TABLE).where('recommendation_id', p('id')).first(RECOMMENDATION_ROW_COLUMNS),
   ),
   inStoreForUpdate: preparedQuery<{ id: string; storeId: number }, RecommendationRow | undefined>((db, p) =>
-    db(RECOMMENDATION_TABLE).where('recommendation_id', p('id')).andWhere('store_id', p('storeId')).forUpdate().first(RECOMMENDATION_ROW_COLUMNS),
+    db(RECOMMENDATION_TABLE)
+      .where('recommendation_id', p('id'))
+      .andWhere('store_id', p('storeId'))
+      .forUpdate()
+      .first(RECOMMENDATION_ROW_COLUMNS),
   ),
   anyStoreForUpdate: preparedQuery<{ id: string }, RecommendationRow | undefined>((db, p) =>
     db(RECOMMENDATION_TABLE).where('recommendation_id', p('id')).forUpdate().first(RECOMMENDATION_ROW_COLUMNS),
   ),
 };
 const READ_ITEMS = preparedQuery<{ id: string }, ItemReadRow[]>((db, p) =>
-  db(`${ITEM_TABLE} as i`).leftJoin(`${PRODUCT_TABLE} as p`, 'p.sku_key', 'i.sku_key').where('i.recommendation_id', p('id')).orderBy('i.entity_id').select(ITEM_COLUMNS),
+  db(`${ITEM_TABLE} as i`)
+    .leftJoin(`${PRODUCT_TABLE} as p`, 'p.sku_key', 'i.sku_key')
+    .where('i.recommendation_id', p('id'))
+    .orderBy('i.entity_id')
+    .select(ITEM_COLUMNS),
 );
 const TOUCH = preparedQuery<{ id: string; updatedAt: string }, number>((db, p) =>
-  db(RECOMMENDATION_TABLE).where('recommendation_id', p('id')).update({ updated_at: p('updatedAt') }),
+  db(RECOMMENDATION_TABLE)
+    .where('recommendation_id', p('id'))
+    .update({ updated_at: p('updatedAt') }),
 );
 const INSERT_ITEMS = new PreparedInsert<ItemRow>(ITEM_TABLE, ITEM_ROW_COLUMNS);
-const INSERT_ITEMS_IGNORING_EXISTING = new PreparedInsert<ItemRow>(ITEM_TABLE, ITEM_ROW_COLUMNS, (insert) => insert.onConflict(['recommendation_id', 'sku_key']).ignore());
+const INSERT_ITEMS_IGNORING_EXISTING = new PreparedInsert<ItemRow>(ITEM_TABLE, ITEM_ROW_COLUMNS, (insert) =>
+  insert.onConflict(['recommendation_id', 'sku_key']).ignore(),
+);
 /** Update Items changes a few fields of an item: one statement per set of fields changed. */
 const UPDATE_ITEM = new Map<string, PreparedQuery<{ itemId: string; changes: Partial<ItemRow> }, number>>();
-function updateItemQuery(fields: readonly (keyof ItemRow)[]): PreparedQuery<{ itemId: string; changes: Partial<ItemRow> }, number> {
+function updateItemQuery(
+  fields: readonly (keyof ItemRow)[],
+): PreparedQuery<{ itemId: string; changes: Partial<ItemRow> }, number> {
   const key = fields.join(',');
   let query = UPDATE_ITEM.get(key);
   if (!query) {
     query = new PreparedQuery<{ itemId: string; changes: Partial<ItemRow> }, number>((db, value) =>
       db(ITEM_TABLE)
-        .where('item_id', value((input) => input.itemId))
+        .where(
+          'item_id',
+          value((input) => input.itemId),
+        )
         .update(Object.fromEntries(fields.map((field) => [field, value((input) => input.changes[field])]))),
     );
     UPDATE_ITEM.set(key, query);
@@ -137,7 +183,10 @@ export function toItem(row: ItemRow, productSku: string | null, inStock: boolean
   };
 }
 
-export function toRecommendation(row: RecommendationRow, items: RecommendationItemInterface[]): RecommendationInterface {
+export function toRecommendation(
+  row: RecommendationRow,
+  items: RecommendationItemInterface[],
+): RecommendationInterface {
   return {
     recommendation_id: row.recommendation_id,
     patient_id: Number(row.patient_id),
@@ -186,7 +235,10 @@ export class RecommendationResource {
     const lock = forUpdate && this.lockRows;
     const row = requestContext.isAllStores()
       ? await this.connection.run(lock ? LOAD.anyStoreForUpdate : LOAD.anyStore, { id })
-      : await this.connection.run(lock ? LOAD.inStoreForUpdate : LOAD.inStore, { id, storeId: requestContext.store().id });
+      : await this.connection.run(lock ? LOAD.inStoreForUpdate : LOAD.inStore, {
+          id,
+          storeId: requestContext.store().id,
+        });
     if (!row) throw notFound(recommendationId);
     return row;
   }
@@ -211,7 +263,8 @@ export class RecommendationResource {
       .whereIn('i.recommendation_id', [...recommendationIds])
       .orderBy('i.entity_id')
       .select(ITEM_COLUMNS)) as ItemReadRow[];
-    for (const row of rows) byRecommendation.get(row.recommendation_id)?.push(toItem(row, row.product_sku, truthy(row.is_in_stock)));
+    for (const row of rows)
+      byRecommendation.get(row.recommendation_id)?.push(toItem(row, row.product_sku, truthy(row.is_in_stock)));
     return byRecommendation;
   }
 
@@ -252,5 +305,8 @@ export class RecommendationResource {
 }
 
 function notFound(recommendationId: string): NoSuchEntityException {
-  return NoSuchEntityException.singleField('recommendation_id', recommendationId.length > 64 ? `${recommendationId.slice(0, 64)}...` : recommendationId);
+  return NoSuchEntityException.singleField(
+    'recommendation_id',
+    recommendationId.length > 64 ? `${recommendationId.slice(0, 64)}...` : recommendationId,
+  );
 }
