@@ -12,6 +12,7 @@ import type { ChannelModel, Channel, ConfirmChannel, ConsumeMessage } from 'amqp
 import type { Logger } from '../logging/logger.js';
 import {
   QueueUnavailableError,
+  consumeOneAtATime,
   sleep,
   type BatchConsumeOptions,
   type ConsumeOptions,
@@ -133,11 +134,7 @@ export class AmqpQueueConnection implements QueueConnection {
   }
 
   consume(queue: string, handler: (delivery: Delivery) => Promise<void>, options: ConsumeOptions): Promise<number> {
-    return this.consumeBatches(queue, (batch) => handler(batch.deliveries[0]!), {
-      ...options,
-      batchSize: 1,
-      batchWaitMs: 0,
-    });
+    return consumeOneAtATime(this, queue, handler, options);
   }
 
   async consumeBatches(

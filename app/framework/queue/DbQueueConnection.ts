@@ -14,6 +14,7 @@ import type { Knex } from 'knex';
 import { hasRowLocks, type Dialect } from '../db/dialect.js';
 import type { Logger } from '../logging/logger.js';
 import {
+  consumeOneAtATime,
   sleep,
   type BatchConsumeOptions,
   type ConsumeOptions,
@@ -77,11 +78,7 @@ export class DbQueueConnection implements QueueConnection {
   }
 
   consume(queue: string, handler: (delivery: Delivery) => Promise<void>, options: ConsumeOptions): Promise<number> {
-    return this.consumeBatches(queue, (batch) => handler(batch.deliveries[0]!), {
-      ...options,
-      batchSize: 1,
-      batchWaitMs: 0,
-    });
+    return consumeOneAtATime(this, queue, handler, options);
   }
 
   async consumeBatches(

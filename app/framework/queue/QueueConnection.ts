@@ -80,6 +80,20 @@ export class QueueUnavailableError extends Error {
   }
 }
 
+/** `consume` for a connection that consumes in batches: batches of one, never waiting to fill. */
+export function consumeOneAtATime(
+  connection: Pick<QueueConnection, 'consumeBatches'>,
+  queue: string,
+  handler: (delivery: Delivery) => Promise<void>,
+  options: ConsumeOptions,
+): Promise<number> {
+  return connection.consumeBatches(queue, (batch) => handler(batch.deliveries[0]!), {
+    ...options,
+    batchSize: 1,
+    batchWaitMs: 0,
+  });
+}
+
 /** Resolves after `ms`, or at once when the signal aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
