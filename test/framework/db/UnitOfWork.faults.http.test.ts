@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { Application } from '../../../app/bootstrap/Application.js';
-import { runCli } from '../../../app/cli/Cli.js';
+import type { Application } from '../../../app/bootstrap/Application.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
-import { TcpProxy } from '../../support/tcpProxy.js';
+import { startAppBehindProxy } from '../../support/proxiedApp.js';
+import type { TcpProxy } from '../../support/tcpProxy.js';
 
 const UNAVAILABLE = { message: 'The service is temporarily unavailable. Try again later.' };
 
@@ -17,24 +17,7 @@ describe('when the database becomes unreachable', function () {
   before(async function () {
     if (!process.env.TEST_DATABASE_URL || process.env.TEST_DATABASE_URL.startsWith('sqlite:')) this.skip();
     database = await createTestDatabase();
-    const target = new URL(database.url);
-    proxy = new TcpProxy(
-      target.hostname,
-      Number(target.port || (target.protocol.startsWith('postgres') ? 5432 : 3306)),
-    );
-    const proxied = new URL(database.url);
-    proxied.hostname = '127.0.0.1';
-    proxied.port = String(await proxy.start());
-    const options = { databaseUrl: proxied.toString() };
-    app = await Application.create(options);
-    await app.setupUpgrade();
-    const out: string[] = [];
-    await runCli(
-      ['node', 'cli', 'integration:token:create', '--name', 'faults', '--all-stores'],
-      { out: (l) => out.push(l), err: () => undefined },
-      options,
-    );
-    token = out.pop()!;
+    ({ app, proxy, token } = await startAppBehindProxy(database, 'faults'));
   });
 
   after(async () => {

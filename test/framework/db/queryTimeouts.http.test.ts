@@ -8,11 +8,11 @@
 import { expect } from 'chai';
 import knexFactory, { type Knex } from 'knex';
 import request from 'supertest';
-import { Application } from '../../../app/bootstrap/Application.js';
-import { runCli } from '../../../app/cli/Cli.js';
+import type { Application } from '../../../app/bootstrap/Application.js';
 import { isUnavailable, parseDatabaseUrl } from '../../../app/framework/db/dialect.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
-import { TcpProxy } from '../../support/tcpProxy.js';
+import { startAppBehindProxy } from '../../support/proxiedApp.js';
+import type { TcpProxy } from '../../support/tcpProxy.js';
 
 const SERVER = process.env.TEST_DATABASE_URL ?? '';
 const TIMEOUTS = { connectMs: 1000, acquireMs: 1000, statementMs: 500 };
@@ -56,24 +56,7 @@ describe('database timeouts', function () {
 
     before(async () => {
       database = await createTestDatabase();
-      const target = new URL(database.url);
-      proxy = new TcpProxy(
-        target.hostname,
-        Number(target.port || (target.protocol.startsWith('postgres') ? 5432 : 3306)),
-      );
-      const proxied = new URL(database.url);
-      proxied.hostname = '127.0.0.1';
-      proxied.port = String(await proxy.start());
-      const options = { databaseUrl: proxied.toString(), databaseTimeouts: TIMEOUTS };
-      app = await Application.create(options);
-      await app.setupUpgrade();
-      const out: string[] = [];
-      await runCli(
-        ['node', 'cli', 'integration:token:create', '--name', 'blackhole', '--all-stores'],
-        { out: (l) => out.push(l), err: () => undefined },
-        options,
-      );
-      token = out.pop()!;
+      ({ app, proxy, token } = await startAppBehindProxy(database, 'blackhole', { databaseTimeouts: TIMEOUTS }));
     });
 
     after(async () => {
