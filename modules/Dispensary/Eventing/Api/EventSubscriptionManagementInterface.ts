@@ -42,7 +42,7 @@ export const eventSubscriptionSchema = Joi.object({
       Joi.object({
         field: Joi.string().max(255).required(),
         operator: Joi.string().max(32).required(),
-        value: Joi.alternatives(Joi.string().allow(''), Joi.number(), Joi.boolean()),
+        value: Joi.alternatives(Joi.string().allow('').max(4096), Joi.number(), Joi.boolean()),
       }),
     )
     .max(100)

@@ -3,7 +3,7 @@ import type {
   EventSubscriptionData,
   EventSubscriptionManagementInterface,
 } from '../Api/EventSubscriptionManagementInterface.js';
-import { generateSecret, RULE_OPERATORS } from '../../Webhooks/Api/payloadFilters.js';
+import { filterProblem, generateSecret, settingException } from '../../Webhooks/Api/payloadFilters.js';
 import { SubscriptionRegistry } from './SubscriptionRegistry.js';
 import { SubscriptionRepository } from './SubscriptionRepository.js';
 
@@ -28,10 +28,8 @@ export class EventSubscriptionManagement implements EventSubscriptionManagementI
     if (!listened.startsWith('observer.'))
       throw InputException.invalidFieldValue(definition.parent ? 'event.parent' : 'event.name', listened);
     this.urls.check(definition.destination);
-    for (const rule of definition.rules) {
-      if (!(RULE_OPERATORS as readonly string[]).includes(rule.operator))
-        throw InputException.invalidFieldValue('event.rules.operator', rule.operator);
-    }
+    const problem = filterProblem(definition);
+    if (problem) throw settingException('event', problem);
     const secret = given ?? generateSecret();
     await this.repository.save(definition, secret);
     this.registry.invalidate();

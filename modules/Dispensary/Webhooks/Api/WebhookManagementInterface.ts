@@ -16,7 +16,7 @@ export interface WebhookData {
   /** HTTP method of the call ('' or POST: POST). */
   method: string;
   fallback_error_message: string | null;
-  /** Seconds an answer is kept for an identical payload; 0: not cached. */
+  /** Seconds an answer is kept for an identical payload; 0: not cached; at most MAX_TTL_SECONDS. */
   ttl: number;
   fields: { name: string; source?: string }[];
   rules: { field: string; operator: string; value?: string }[];
@@ -41,6 +41,9 @@ export interface WebhookManagementInterface {
   getList(): Promise<WebhookData[]>;
 }
 
+/** Longest `ttl`: an hour (a cached answer outliving that would hide the receiver's own changes). */
+export const MAX_TTL_SECONDS = 3600;
+
 const NAME = Joi.string()
   .pattern(/^[A-Za-z0-9_]+$/)
   .max(64);
@@ -61,7 +64,7 @@ export const webhookSchema = Joi.object({
   timeout: Joi.number().integer().min(1).max(60_000).default(5000),
   method: Joi.string().valid('', 'POST', 'PUT', 'PATCH', 'post', 'put', 'patch').default('POST'),
   fallback_error_message: Joi.string().max(1024).allow(null).default(null),
-  ttl: Joi.number().integer().min(0).default(0),
+  ttl: Joi.number().integer().min(0).max(MAX_TTL_SECONDS).default(0),
   fields: Joi.array()
     .items(Joi.object({ name: Joi.string().max(255).required(), source: Joi.string().max(255) }))
     .max(100)
@@ -71,7 +74,7 @@ export const webhookSchema = Joi.object({
       Joi.object({
         field: Joi.string().max(255).required(),
         operator: Joi.string().max(32).required(),
-        value: Joi.alternatives(Joi.string().allow(''), Joi.number(), Joi.boolean()),
+        value: Joi.alternatives(Joi.string().allow('').max(4096), Joi.number(), Joi.boolean()),
       }),
     )
     .max(100)

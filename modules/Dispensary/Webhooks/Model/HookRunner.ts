@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { FrameworkServices, inject, injectable, LocalizedException, type Logger } from '#framework';
+import { AnswerCache } from './AnswerCache.js';
 import { hookKey, hookLabel, secretOf, type Hook } from './Hook.js';
 import { HookRegistry } from './HookRegistry.js';
 import { send } from './HttpSender.js';
@@ -14,8 +15,6 @@ type Json = Record<string, unknown>;
 export const DEFAULT_FALLBACK = 'Cannot perform the operation due to an error.';
 /** The message of an `exception` answer that carries none. */
 const DEFAULT_EXCEPTION = 'The operation was declined by a webhook.';
-/** Answers kept for `ttl`, at most this many (oldest dropped first). */
-const MAX_CACHED = 1000;
 
 type Outcome = { operations: Operation[]; outcome: string } | { failure: string };
 
@@ -28,7 +27,8 @@ type Outcome = { operations: Operation[]; outcome: string } | { failure: string 
  */
 @injectable()
 export class HookRunner {
-  private readonly cache = new Map<string, { until: number; operations: Operation[] }>();
+  /** Answers kept for `ttl` (AnswerCache.ts: keyed by a hash, bounded in bytes). */
+  readonly cache = new AnswerCache<Operation[]>();
 
   constructor(
     @inject('Dispensary\\Webhooks\\Model\\HookRegistry') private readonly registry: HookRegistry,
@@ -99,11 +99,11 @@ export class HookRunner {
     const label = hookLabel(hook);
     const started = process.hrtime.bigint();
     const body = JSON.stringify(sent);
-    const cacheKey = hook.ttl > 0 ? `${hookKey(hook)}\n${hook.url}\n${body}` : undefined;
+    const cacheKey = hook.ttl > 0 ? AnswerCache.key(hookKey(hook), hook.url, body) : undefined;
     const cached = cacheKey ? this.cache.get(cacheKey) : undefined;
-    if (cached && cached.until > Date.now()) {
+    if (cached) {
       this.record(label, 'cached', started);
-      return { operations: cached.operations, outcome: 'cached' };
+      return { operations: cached, outcome: 'cached' };
     }
     let url: URL;
     try {
@@ -153,17 +153,12 @@ export class HookRunner {
             ? 'operations'
             : 'success';
         outcome = { operations, outcome: kind };
-        if (cacheKey) this.remember(cacheKey, operations, hook.ttl);
+        if (cacheKey) this.cache.set(cacheKey, operations, hook.ttl, Buffer.byteLength(result.body));
       }
     }
     const name = 'failure' in outcome ? outcome.failure : outcome.outcome;
     this.record(label, name, started, result.kind === 'answer' ? result.status : undefined, hook.required);
     return outcome;
-  }
-
-  private remember(key: string, operations: Operation[], ttlSeconds: number): void {
-    if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value!);
-    this.cache.set(key, { until: Date.now() + ttlSeconds * 1000, operations });
   }
 
   /** One line per call: the hook, how long, how it ended; never the payload, the headers or the secret. */

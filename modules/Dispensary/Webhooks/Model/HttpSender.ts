@@ -51,30 +51,37 @@ export function send(request: SendRequest): Promise<SendResult> {
       clearTimeout(timer);
       resolve(result);
     };
-    const req = client.request(
-      request.url,
-      {
-        method: request.method,
-        headers: { ...request.headers, 'content-length': Buffer.byteLength(request.body), connection: 'close' },
-        lookup: safeLookup,
-        agent: false,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > MAX_ANSWER_BYTES) {
-            req.destroy();
-            finish({ kind: 'error', reason: 'answer too large' });
-          } else chunks.push(chunk);
-        });
-        res.on('end', () =>
-          finish({ kind: 'answer', status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
-        );
-        res.on('error', (error) => finish({ kind: 'error', reason: error.message }));
-      },
-    );
+    let req: http.ClientRequest;
+    try {
+      req = client.request(
+        request.url,
+        {
+          method: request.method,
+          headers: { ...request.headers, 'content-length': Buffer.byteLength(request.body), connection: 'close' },
+          lookup: safeLookup,
+          agent: false,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on('data', (chunk: Buffer) => {
+            size += chunk.length;
+            if (size > MAX_ANSWER_BYTES) {
+              req.destroy();
+              finish({ kind: 'error', reason: 'answer too large' });
+            } else chunks.push(chunk);
+          });
+          res.on('end', () =>
+            finish({ kind: 'answer', status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+          );
+          res.on('error', (error) => finish({ kind: 'error', reason: error.message }));
+        },
+      );
+    } catch (error) {
+      // A header node's http refuses (refused at subscription; one stored before fails the call, not the request).
+      resolve({ kind: 'error', reason: (error as NodeJS.ErrnoException).code ?? 'invalid request' });
+      return;
+    }
     const timer = setTimeout(() => {
       finish({ kind: 'timeout' });
       req.destroy();

@@ -1,15 +1,8 @@
-import {
-  FrameworkServices,
-  inject,
-  injectable,
-  InputException,
-  LocalizedException,
-  type HookPointList,
-} from '#framework';
+import { FrameworkServices, inject, injectable, LocalizedException, type HookPointList } from '#framework';
 import { pluginHookName } from './hookNames.js';
 import type { SubscribedWebhook, WebhookData, WebhookManagementInterface } from '../Api/WebhookManagementInterface.js';
 import { HookRegistry } from './HookRegistry.js';
-import { RULE_OPERATORS } from './payload.js';
+import { hookSettingsProblem, settingException } from './hookSettings.js';
 import { generateSecret } from './Signature.js';
 import { SubscriptionRepository } from './SubscriptionRepository.js';
 import { UrlPolicy } from './UrlPolicy.js';
@@ -34,11 +27,8 @@ export class WebhookManagement implements WebhookManagementInterface {
     const { secret: given, ...definition } = webhook as WebhookData & { secret?: string };
     await this.checkMethod(definition.webhook_method);
     this.urls.check(definition.url);
-    for (const rule of definition.rules) {
-      if (!(RULE_OPERATORS as readonly string[]).includes(rule.operator)) {
-        throw InputException.invalidFieldValue('webhook.rules.operator', rule.operator);
-      }
-    }
+    const problem = hookSettingsProblem(definition);
+    if (problem) throw settingException('webhook', problem);
     const secret = given ?? generateSecret();
     await this.subscriptions.save(definition, secret);
     this.registry.invalidate();

@@ -6,22 +6,50 @@
  *     `name` when absent) to `name` (a dot path) of the sent object;
  *   - the answer's operations change the payload at a `/`-separated path: `add` (appends to an
  *     array, else sets), `replace`, `remove`.
+ *
+ * Every path (dot or slash) reaches only the payload's own data: a path naming `__proto__`,
+ * `constructor`, `prototype` or any other name objects inherit (`hasOwnProperty`, `toString`...)
+ * is refused at subscription and in webhooks.xml/io_events.xml (pathProblem), and an answer with
+ * one is not a valid answer (the hook has failed); walking a path never follows an inherited
+ * property (ownChild). Webhooks and events share this file (Api/payloadFilters.ts).
  */
+import { RE2JS } from 're2js';
 import type { WebhookData } from '../Api/WebhookManagementInterface.js';
 
 type Json = Record<string, unknown>;
 
+/** A name no path may take: it would reach the prototype chain, not the payload's own data. */
+export function isForbiddenSegment(segment: string): boolean {
+  return segment === 'prototype' || segment in Object.prototype;
+}
+
+/** The own property `key` of `value` (never an inherited one); undefined when there is none. */
+export function ownChild(value: unknown, key: string): unknown {
+  if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key)) return undefined;
+  return (value as Json)[key];
+}
+
 function valueAt(root: unknown, parts: readonly string[]): unknown {
   let cursor = root;
   for (const part of parts) {
-    if (cursor === null || typeof cursor !== 'object') return undefined;
-    cursor = (cursor as Json)[part];
+    cursor = ownChild(cursor, part);
+    if (cursor === undefined) return undefined;
   }
   return cursor;
 }
 
 export const dotPath = (path: string): string[] => path.split('.').filter((part) => part !== '');
 export const slashPath = (path: string): string[] => path.split('/').filter((part) => part !== '');
+
+/** Why a dot path (`fields`, `source`, a rule's `field`) or slash path (an operation's) is refused; null: it is not. */
+export function pathProblem(path: string, separator: '.' | '/'): string | null {
+  const parts = separator === '.' ? dotPath(path) : slashPath(path);
+  if (parts.length === 0) return 'the path is empty';
+  const forbidden = parts.find(isForbiddenSegment);
+  if (forbidden !== undefined)
+    return `"${forbidden}" is not a property of the data: a path may only name the data's own properties`;
+  return null;
+}
 
 function isEmpty(value: unknown): boolean {
   return (
@@ -33,10 +61,63 @@ function isEmpty(value: unknown): boolean {
   );
 }
 
-/** `/pattern/flags` (PHP's preg style, as Adobe's docs write them) or a bare pattern. */
-function regex(value: string): RegExp {
-  const match = /^\/(.*)\/([a-z]*)$/s.exec(value);
-  return match ? new RegExp(match[1]!, match[2]!.replace(/[^imsu]/g, '')) : new RegExp(value);
+/** A value as a rule compares it; an object whose own `toString` is not a function compares as ''. */
+function asText(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return '';
+  }
+}
+
+const REGEX_FLAGS: ReadonlyMap<string, number> = new Map([
+  ['i', RE2JS.CASE_INSENSITIVE],
+  ['m', RE2JS.MULTILINE],
+  ['s', RE2JS.DOTALL],
+  ['u', 0], // RE2 matches Unicode code points anyway
+]);
+
+/**
+ * A rule's `/pattern/flags` (PHP's preg style, as Adobe's docs write them) or bare pattern,
+ * compiled by RE2 (re2js): matching takes time linear in the input, whatever the pattern, so a
+ * rule cannot stop the event loop. RE2 has no backreferences and no lookaround; such a pattern,
+ * an invalid one or a flag other than i, m, s, u throws an Error saying why. `lenient`: unknown
+ * flags are ignored (subscriptions stored before they were refused).
+ */
+export function compileRegex(value: string, lenient = false): RE2JS {
+  const match = /^\/(.*)\/([A-Za-z]*)$/s.exec(value);
+  const [pattern, flags] = match ? [match[1]!, match[2]!] : [value, ''];
+  let mask = 0;
+  for (const flag of flags) {
+    const bit = REGEX_FLAGS.get(flag);
+    if (bit === undefined && !lenient) throw new Error(`the regex flag "${flag}" is not supported (i, m, s and u are)`);
+    mask |= bit ?? 0;
+  }
+  try {
+    return RE2JS.compile(pattern, mask);
+  } catch (error) {
+    throw new Error(
+      `not a regular expression this service takes (RE2 syntax: no backreferences, no lookaround): ${(error as Error).message}`,
+    );
+  }
+}
+
+/** Compiled rule patterns, by their text (at most REGEX_CACHE_SIZE, oldest dropped); null: it does not compile. */
+const compiled = new Map<string, RE2JS | null>();
+const REGEX_CACHE_SIZE = 500;
+
+function regexOf(value: string): RE2JS | null {
+  let regex = compiled.get(value);
+  if (regex === undefined) {
+    try {
+      regex = compileRegex(value, true);
+    } catch {
+      regex = null; // refused at subscription; one stored before never matches
+    }
+    if (compiled.size >= REGEX_CACHE_SIZE) compiled.delete(compiled.keys().next().value!);
+    compiled.set(value, regex);
+  }
+  return regex;
 }
 
 export const RULE_OPERATORS = [
@@ -56,20 +137,22 @@ export function rulesHold(rules: WebhookData['rules'], payload: unknown): boolea
     const expected = rule.value === undefined ? '' : String(rule.value);
     switch (rule.operator) {
       case 'equal':
-        return String(actual) === expected;
+        return asText(actual) === expected;
       case 'notEqual':
-        return String(actual) !== expected;
+        return asText(actual) !== expected;
       case 'greaterThan':
-        return Number(actual) > Number(expected);
+        return Number(asText(actual)) > Number(expected);
       case 'lessThan':
-        return Number(actual) < Number(expected);
+        return Number(asText(actual)) < Number(expected);
       case 'in':
         return expected
           .split(',')
           .map((v) => v.trim())
-          .includes(String(actual));
+          .includes(asText(actual));
       case 'regex':
-        return typeof actual === 'string' || typeof actual === 'number' ? regex(expected).test(String(actual)) : false;
+        return typeof actual === 'string' || typeof actual === 'number'
+          ? (regexOf(expected)?.matcher(String(actual)).find() ?? false)
+          : false;
       case 'isEmpty':
         return isEmpty(actual);
       case 'notEmpty':
@@ -80,16 +163,74 @@ export function rulesHold(rules: WebhookData['rules'], payload: unknown): boolea
   });
 }
 
+/** A setting refused: the field it is in (`rules[0].value`), its value and why. */
+export interface SettingProblem {
+  readonly field: string;
+  readonly value: unknown;
+  readonly reason: string;
+}
+
+/**
+ * What is wrong with a hook's or event subscription's `fields` and `rules`, checked when it is
+ * subscribed and when webhooks.xml/io_events.xml is read: paths that leave the data's own
+ * properties, unknown operators, regexes RE2 does not take. Null: nothing.
+ */
+export function filterProblem(settings: {
+  readonly fields?: readonly { name: string; source?: string }[];
+  readonly rules?: readonly { field: string; operator: string; value?: unknown }[];
+}): SettingProblem | null {
+  for (const [i, field] of (settings.fields ?? []).entries()) {
+    for (const key of ['name', 'source'] as const) {
+      const path = field[key];
+      if (path === undefined) continue;
+      const reason = pathProblem(path, '.');
+      if (reason) return { field: `fields[${i}].${key}`, value: path, reason };
+    }
+  }
+  for (const [i, rule] of (settings.rules ?? []).entries()) {
+    const reason = pathProblem(rule.field, '.');
+    if (reason) return { field: `rules[${i}].field`, value: rule.field, reason };
+    if (!(RULE_OPERATORS as readonly string[]).includes(rule.operator))
+      return {
+        field: `rules[${i}].operator`,
+        value: rule.operator,
+        reason: `the operators are ${RULE_OPERATORS.join(', ')}`,
+      };
+    if (rule.operator === 'regex') {
+      try {
+        compileRegex(rule.value === undefined ? '' : String(rule.value));
+      } catch (error) {
+        return { field: `rules[${i}].value`, value: rule.value, reason: (error as Error).message };
+      }
+    }
+  }
+  return null;
+}
+
 export function selectFields(fields: WebhookData['fields'], payload: unknown): unknown {
   if (fields.length === 0) return payload;
   const out: Json = {};
+  // Only objects made here are written into: a value copied from the payload is never changed.
+  const made = new Set<object>([out]);
   for (const field of fields) {
-    const value = valueAt(payload, dotPath(field.source ?? field.name));
+    const source = field.source ?? field.name;
+    // Refused at subscription; one stored before is skipped.
+    if (pathProblem(source, '.') || pathProblem(field.name, '.')) continue;
+    const value = valueAt(payload, dotPath(source));
     if (value === undefined) continue;
     const parts = dotPath(field.name);
-    let cursor = out;
-    for (const part of parts.slice(0, -1)) cursor = (cursor[part] ??= {}) as Json;
-    cursor[parts[parts.length - 1]!] = value;
+    let cursor: Json | undefined = out;
+    for (const part of parts.slice(0, -1)) {
+      let next = ownChild(cursor, part);
+      if (next === undefined) {
+        next = {};
+        made.add(next as object);
+        cursor![part] = next;
+      }
+      cursor = made.has(next as object) ? (next as Json) : undefined;
+      if (!cursor) break; // `a` and `a.b` both named: the first one holds
+    }
+    if (cursor) cursor[parts[parts.length - 1]!] = value;
   }
   return out;
 }
@@ -103,8 +244,29 @@ export interface Operation {
 }
 
 const OPS = new Set(['success', 'exception', 'add', 'replace', 'remove']);
+/** Deepest value an operation may carry (the request body's own bound is of the same order). */
+const MAX_VALUE_DEPTH = 64;
 
-/** The answer's operations, or null when it is not a valid answer (garbage). */
+/** Whether a value is at most MAX_VALUE_DEPTH deep and has no `__proto__` key at any depth (walked without recursion). */
+function isPlainValue(value: unknown): boolean {
+  const pending: [unknown, number][] = [[value, 0]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [item, depth] = next;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth >= MAX_VALUE_DEPTH) return false;
+    for (const key of Object.keys(item)) {
+      if (key === '__proto__') return false;
+      pending.push([(item as Json)[key], depth + 1]);
+    }
+  }
+  return true;
+}
+
+/**
+ * The answer's operations, or null when it is not a valid answer (garbage): not JSON, an unknown
+ * operation, a path that is empty or leaves the payload's own data (pathProblem), a value deeper
+ * than MAX_VALUE_DEPTH or with a `__proto__` key. The hook has then failed.
+ */
 export function parseOperations(body: string): Operation[] | null {
   let parsed: unknown;
   try {
@@ -116,27 +278,55 @@ export function parseOperations(body: string): Operation[] | null {
   if (list.length === 0) return null;
   for (const op of list) {
     if (op === null || typeof op !== 'object' || !OPS.has((op as Operation).op)) return null;
-    const { op: name, path } = op as Operation;
-    if (
-      (name === 'add' || name === 'replace' || name === 'remove') &&
-      (typeof path !== 'string' || slashPath(path).length === 0)
-    )
-      return null;
+    const { op: name, path, value } = op as Operation;
+    if (name === 'add' || name === 'replace' || name === 'remove') {
+      if (typeof path !== 'string' || pathProblem(path, '/') !== null) return null;
+      if (!isPlainValue(value)) return null;
+    }
   }
   return list as Operation[];
 }
 
-/** Applies add/replace/remove to `root` in place. A path outside `allowedRoots` is refused (false). */
+/** `0`, `1`, ... as an array index; null for anything else. */
+function arrayIndex(segment: string): number | null {
+  return /^(0|[1-9][0-9]{0,8})$/.test(segment) ? Number(segment) : null;
+}
+
+/**
+ * Applies add/replace/remove to `root` in place, walking own properties only. Refused (false): a
+ * path outside `allowedRoots`, one whose parent is not in the payload, an inherited name, an array
+ * position that is not an index within (or just after) the array.
+ */
 export function applyOperation(root: Json, operation: Operation, allowedRoots: readonly string[]): boolean {
   const parts = slashPath(operation.path ?? '');
-  if (!allowedRoots.includes(parts[0]!)) return false;
+  if (parts.length === 0 || parts.some(isForbiddenSegment) || !allowedRoots.includes(parts[0]!)) return false;
   const parent = valueAt(root, parts.slice(0, -1));
   const last = parts[parts.length - 1]!;
   if (parent === null || typeof parent !== 'object') return false;
+  if (Array.isArray(parent)) {
+    const index = arrayIndex(last);
+    if (index === null || index > parent.length || (operation.op === 'remove' && index === parent.length)) return false;
+    switch (operation.op) {
+      case 'add': {
+        const target: unknown = parent[index];
+        if (Array.isArray(target)) target.push(operation.value);
+        else parent[index] = operation.value;
+        return true;
+      }
+      case 'replace':
+        parent[index] = operation.value;
+        return true;
+      case 'remove':
+        parent.splice(index, 1);
+        return true;
+      default:
+        return true;
+    }
+  }
   const container = parent as Json;
   switch (operation.op) {
     case 'add': {
-      const target = container[last];
+      const target = ownChild(container, last);
       if (Array.isArray(target)) target.push(operation.value);
       else container[last] = operation.value;
       return true;
@@ -145,8 +335,7 @@ export function applyOperation(root: Json, operation: Operation, allowedRoots: r
       container[last] = operation.value;
       return true;
     case 'remove':
-      if (Array.isArray(parent)) parent.splice(Number(last), 1);
-      else delete container[last];
+      if (Object.hasOwn(container, last)) delete container[last];
       return true;
     default:
       return true;
