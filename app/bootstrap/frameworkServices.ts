@@ -5,6 +5,7 @@
 import { Registry } from 'prom-client';
 import { BulkManagementInterface, OperationManagementInterface } from '../framework/bulk/BulkManagementInterface.js';
 import { CommandList } from '../framework/console/CommandList.js';
+import { CONFIGURATION_CHECK_LIST, ConfigurationCheckList } from '../framework/config/ConfigurationCheckList.js';
 import { requestContext } from '../framework/context/RequestContext.js';
 import type { ClassResolver } from '../framework/di/ClassResolver.js';
 import { DispatchHookList } from '../framework/event/DispatchHookList.js';
@@ -28,6 +29,7 @@ export const FRAMEWORK_TYPES: ReadonlyMap<string, unknown> = new Map<string, unk
   ['Framework\\Setup\\DataInstallerList', DataInstallerList],
   [EventManagerInterface.name, EventManagerInterface],
   [DISPATCH_HOOK_LIST, DispatchHookList],
+  [CONFIGURATION_CHECK_LIST, ConfigurationCheckList],
   ['Framework\\MessageQueue\\ConsumerList', ConsumerList],
   [ServiceCallHooksInterface.name, ServiceCallHooksInterface],
   [BulkManagementInterface.name, BulkManagementInterface],

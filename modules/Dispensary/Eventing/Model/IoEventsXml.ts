@@ -21,6 +21,7 @@ import {
   type ModuleDefinition,
 } from '#framework';
 import { eventSubscriptionSchema, type EventSubscriptionData } from '../Api/EventSubscriptionManagementInterface.js';
+import { filterProblem, xmlElementOf } from '../../Webhooks/Api/payloadFilters.js';
 import type { Subscription } from './Subscription.js';
 
 export function readIoEventsXml(modules: readonly ModuleDefinition[]): Subscription[] {
@@ -71,6 +72,9 @@ export function readIoEventsXml(modules: readonly ModuleDefinition[]): Subscript
         );
       if (error) throw new ConfigError(`${file}: event "${event.attrs.name}": ${error.message}`);
       const { secret, ...definition } = value as EventSubscriptionData & { secret: string };
+      const problem = filterProblem(definition);
+      if (problem)
+        throw new ConfigError(`${file}: event "${event.attrs.name}": ${xmlElementOf(problem)}: ${problem.reason}`);
       found.set(definition.name, { ...definition, secret, source: file });
     }
   }

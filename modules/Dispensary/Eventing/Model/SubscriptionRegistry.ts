@@ -1,4 +1,11 @@
-import { FrameworkServices, inject, injectable, RefreshingValue, type ModuleDefinition } from '#framework';
+import {
+  FrameworkServices,
+  inject,
+  injectable,
+  RefreshingValue,
+  type ConfigurationCheck,
+  type ModuleDefinition,
+} from '#framework';
 import { readIoEventsXml } from './IoEventsXml.js';
 import { sourceEvent, type Subscription } from './Subscription.js';
 import { SubscriptionRepository } from './SubscriptionRepository.js';
@@ -7,7 +14,7 @@ const REFRESH_MS = 1000;
 
 /** io_events.xml (read once) and run-time subscriptions (read again at most once a second), by the event they listen to. */
 @injectable()
-export class SubscriptionRegistry {
+export class SubscriptionRegistry implements ConfigurationCheck {
   private xml?: Subscription[];
   private readonly loaded = new RefreshingValue(() => this.load(), REFRESH_MS);
 
@@ -30,6 +37,11 @@ export class SubscriptionRegistry {
 
   invalidate(): void {
     this.loaded.invalidate();
+  }
+
+  /** At start-up (Framework\Config\ConfigurationCheckList): a mistake in an io_events.xml stops it. */
+  checkConfiguration(): void {
+    this.xml ??= readIoEventsXml(this.modules);
   }
 
   private async load(): Promise<{ byEvent: Map<string, Subscription[]>; byName: Map<string, Subscription> }> {

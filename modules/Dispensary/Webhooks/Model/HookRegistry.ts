@@ -1,4 +1,11 @@
-import { FrameworkServices, inject, injectable, RefreshingValue, type ModuleDefinition } from '#framework';
+import {
+  FrameworkServices,
+  inject,
+  injectable,
+  RefreshingValue,
+  type ConfigurationCheck,
+  type ModuleDefinition,
+} from '#framework';
 import { hookKey, type Hook } from './Hook.js';
 import { SubscriptionRepository } from './SubscriptionRepository.js';
 import { readWebhooksXml } from './WebhooksXml.js';
@@ -12,7 +19,7 @@ const REFRESH_MS = 1000;
  * a webhooks.xml hook replaces it.
  */
 @injectable()
-export class HookRegistry {
+export class HookRegistry implements ConfigurationCheck {
   private xml?: Hook[];
   private readonly loaded = new RefreshingValue(() => this.load(), REFRESH_MS);
 
@@ -33,6 +40,11 @@ export class HookRegistry {
 
   invalidate(): void {
     this.loaded.invalidate();
+  }
+
+  /** At start-up (Framework\Config\ConfigurationCheckList): a mistake in a webhooks.xml stops it. */
+  checkConfiguration(): void {
+    this.xml ??= readWebhooksXml(this.modules);
   }
 
   private async load(): Promise<{ byMethod: Map<string, Hook[]>; all: Hook[] }> {

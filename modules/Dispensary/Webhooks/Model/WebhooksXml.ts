@@ -34,6 +34,7 @@ import {
 
 import { webhookSchema, type WebhookData } from '../Api/WebhookManagementInterface.js';
 import { hookKey, type Hook } from './Hook.js';
+import { hookSettingsProblem, xmlElementOf } from './hookSettings.js';
 
 export function readWebhooksXml(modules: readonly ModuleDefinition[]): Hook[] {
   const hooks = new Map<string, Hook>();
@@ -136,5 +137,7 @@ function readHook(hook: XmlElement, method: XmlElement, batch: XmlElement, file:
     );
   if (error) throw new ConfigError(`${where}: ${error.message}`);
   const { secret: checked, ...definition } = value as WebhookData & { secret: string };
+  const problem = hookSettingsProblem(definition);
+  if (problem) throw new ConfigError(`${where}: ${xmlElementOf(problem)}: ${problem.reason}`);
   return { ...definition, secret: checked, source: file };
 }
