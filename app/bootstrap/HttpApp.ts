@@ -71,12 +71,13 @@ export function createHttpApp(deps: HttpAppDeps): express.Express {
   const asyncSchemas = new Map<string, unknown>();
   const registry = new RouteRegistry<RouteTarget>();
   for (const route of routes.keys()) registry.add(route, deps.routeTarget(route));
+  const errors = new ErrorRenderer(logger, config.developerMode);
   const controller = new FrontController({
     routes: registry,
     stores: optional(objectManager, StoreResolverInterface.name),
     authorization: optional(objectManager, AuthorizationInterface.name),
     unitOfWork: new UnitOfWork(deps.knex),
-    errors: new ErrorRenderer(logger, config.developerMode),
+    errors,
     bodyLimit: config.bodyLimit,
     bulkBodyLimit: config.bulkBodyLimit,
     maxJsonDepth: config.maxJsonDepth,
@@ -113,7 +114,40 @@ export function createHttpApp(deps: HttpAppDeps): express.Express {
   app.use((_req, res) => {
     res.status(404).json({ message: 'Request does not match any route.' });
   });
+  app.use(lastErrorHandler(errors, logger));
   return app;
+}
+
+/**
+ * What Express would otherwise answer with its own HTML page (a stack trace outside production):
+ * any error that reaches Express, answered as the front controller answers one, Magento's JSON
+ * 500 naming a report id; should rendering it fail too, a fixed JSON 500.
+ */
+function lastErrorHandler(errors: ErrorRenderer, logger: Logger): express.ErrorRequestHandler {
+  return (error: unknown, _req, res, _next) => {
+    try {
+      const trace = traceOf(res);
+      const rendered = errors.render(error, trace.requestId);
+      if (rendered.reportId) trace.reportId = rendered.reportId;
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      const json = JSON.stringify(rendered.body);
+      res.writeHead(rendered.status, {
+        'Content-Type': 'application/json; charset=utf-8',
+        'Content-Length': Buffer.byteLength(json),
+      });
+      res.end(json);
+    } catch (failure) {
+      logger.error({ err: failure }, 'answering an error failed');
+      if (res.headersSent) res.destroy();
+      else {
+        res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' });
+        res.end(JSON.stringify({ message: 'Internal Error. Details are available in Magento log file.' }));
+      }
+    }
+  };
 }
 
 /** A service some module may serve (store resolution, authorization, bulks), looked up on first use. */

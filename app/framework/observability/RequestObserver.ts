@@ -16,6 +16,14 @@ export function requestObserver(logger: Logger, metrics: Metrics) {
     const started = process.hrtime.bigint();
     const trace = startTrace(req, res);
     res.once('close', () => {
+      // An event listener: what it throws would end the process. Nothing of a request may.
+      try {
+        observed();
+      } catch (error) {
+        logger.error({ err: error, reqId: trace.requestId }, 'recording the request failed');
+      }
+    });
+    const observed = () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = trace.route ?? UNMATCHED_ROUTE;
       // A client that left before the answer was complete: logged, counted under status 499 (nginx's name for it).
@@ -35,7 +43,7 @@ export function requestObserver(logger: Logger, metrics: Metrics) {
         },
         'request',
       );
-    });
+    };
     next();
   };
 }

@@ -4,6 +4,7 @@
  * healthEndpoint, FrontController, requestLog (/metrics) and SwaggerPage's tests.
  */
 import { expect } from 'chai';
+import { Gauge } from 'prom-client';
 import request from 'supertest';
 import { startShopApp, type ShopApp } from '../support/shopApp.js';
 
@@ -65,5 +66,30 @@ describe('HttpApp', () => {
       expect(res.headers, path).to.not.have.property('x-powered-by');
       expect(res.headers, path).to.not.have.property('etag');
     }
+  });
+
+  it("should answer an error that reaches Express with Magento's JSON 500 and a report id, never its HTML page", async () => {
+    // A module's metric that fails while /metrics is collected: an error handed to Express (issue 25).
+    new Gauge({
+      name: 'fixture_broken_metric',
+      help: 'A metric whose collection fails',
+      registers: [shop.t.app.metricsRegistry],
+      collect() {
+        throw new Error('detail that must not leave the service');
+      },
+    });
+    try {
+      const res = await request(shop.t.http).get('/metrics');
+      expect(res.status).to.equal(500);
+      expect(res.type).to.equal('application/json');
+      expect(res.body.message).to.match(
+        /^Internal Error\. Details are available in Magento log file\. Report ID: webapi-[0-9a-f]{12}$/,
+      );
+      expect(res.text).to.not.include('detail that must not leave');
+      expect(res.text).to.not.include('<');
+    } finally {
+      shop.t.app.metricsRegistry.removeSingleMetric('fixture_broken_metric');
+    }
+    expect((await request(shop.t.http).get('/metrics')).status).to.equal(200);
   });
 });
