@@ -7,9 +7,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Application } from '../../../app/bootstrap/Application.js';
-import { PROJECT_MODULE_SOURCES, writeModuleConfig } from '../../support/modules.js';
-import { expectConfigError } from '../../framework/support/moduleTree.js';
+import { Application } from '../../../../app/bootstrap/Application.js';
+import { PROJECT_MODULE_SOURCES, writeModuleConfig } from '../../../support/modules.js';
+import { expectConfigError } from '../../../framework/support/moduleTree.js';
 
 const XSI = 'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"';
 const ADD_ITEMS = 'plugin.dispensary.recommendation.api.recommendation_item_management.add_items';
