@@ -38,6 +38,12 @@ const REWRITTEN: Record<string, string> = {
   'with HTTP 202 and a `bulk_uuid`;']: 'docs/web-api.md: the same, up to 10,000 (BULK_MAX_OPERATIONS) since issue 20',
 };
 
+/** Old table rows replaced since (their first cell), and by what. */
+const REPLACED_ROWS: readonly string[] = [
+  // Issue 26: EVENT_RETRY_SCHEDULE replaced EVENT_MAX_ATTEMPTS and EVENT_RETRY_BASE_MS (docs/operating.md).
+  '| `EVENT_MAX_ATTEMPTS`, `EVENT_RETRY_BASE_MS`, `EVENT_TIMEOUT_MS`, `EVENT_LEASE_MS` |',
+];
+
 /** Old code block lines changed on the move (normalized), and why. */
 const CHANGED_CODE: Record<string, string> = {
   '# Two Add Items operations in one request (REC and TOKEN from the walkthrough above)':
@@ -103,11 +109,13 @@ describe('README and docs/: nothing of the README before issue 22 is lost', () =
     expect(missing).to.deep.equal([]);
   });
 
-  it('should keep every table row (configuration variables, CLI commands)', () => {
+  it('should keep every table row (configuration variables, CLI commands), but those replaced on purpose', () => {
     const now = new Set(docs.flatMap(tableRows));
     const old = tableRows(BEFORE);
     expect(old.length).to.be.greaterThan(50);
-    expect(old.filter((row) => !now.has(row))).to.deep.equal([]);
+    expect(old.filter((row) => !now.has(row) && !REPLACED_ROWS.some((start) => row.startsWith(start)))).to.deep.equal(
+      [],
+    );
   });
 
   it('should keep every sentence of its prose (the walk aside), but those rewritten on purpose', () => {

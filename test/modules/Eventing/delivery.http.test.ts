@@ -457,6 +457,35 @@ for (const mode of QUEUE_MODES) {
       expect(formats).to.deep.equal({ [ITEMS_ADDED]: 'standardwebhooks', 'ce.items_added': 'cloudevents' });
     });
 
+    it("should deliver, to the docs' example subscription, the events of the README's practice and no other", async () => {
+      const docs = readFileSync(path.join(PROJECT_ROOT, 'docs', 'webhooks-and-events.md'), 'utf8');
+      const section = docs.slice(docs.indexOf('## Events: subscriptions'));
+      const example = /-d '(\{"event"[\s\S]*?)'\n/.exec(section);
+      expect(example, 'the eventSubscribe example').to.not.equal(null);
+      const { event } = JSON.parse(example![1]!) as { event: Record<string, unknown> };
+      await subscribed({ ...event, destination: receiver.url('/docs') });
+      // The README's first calls: the practice north_clinic, store id 2 on a new database.
+      const store = await w.d.t.cli('store:create', '--code', 'north_clinic', '--name', 'North Clinic');
+      expect(store.code, store.err.join('\n')).to.equal(0);
+      expect((await w.d.t.cli('store:list')).out).to.include('2\tnorth_clinic\tNorth Clinic');
+      const practice = await w.d.recommendation(
+        { recommendation: { items: [{ sku: 'D-1', qty: 1 }] } },
+        'north_clinic',
+      );
+      ok(
+        await w.d.add(
+          practice.recommendation_id,
+          { recommendation: { items: [{ sku: 'D-2', qty: 1 }] } },
+          'north_clinic',
+        ),
+      );
+      await addTo(await w.d.recommendation({ recommendation: { items: [{ sku: 'D-1', qty: 1 }] } })); // store 1: not sent
+      await running(consumer(), nothingPending);
+      expect(receiver.received.map((call) => [call.path, call.verified])).to.deep.equal([['/docs', true]]);
+      const body = receiver.received[0]!.body as { data: { recommendation: { recommendation_id: string } } };
+      expect(body.data.recommendation.recommendation_id).to.equal(practice.recommendation_id);
+    });
+
     it('events:subscribe --format should choose the envelope, and refuse an unknown one', async () => {
       const sub = await w.d.t.cli(
         'events:subscribe',
