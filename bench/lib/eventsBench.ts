@@ -174,7 +174,7 @@ export async function runEventsBench(options: EventsBenchOptions): Promise<Event
           {
             cwd: PROJECT_ROOT,
             env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'info' },
-            stdio: ['ignore', 'pipe', 'ignore'],
+            stdio: ['ignore', 'ignore', 'pipe'], // the CLI logs to stderr
           },
         );
         children.push(child);
@@ -184,12 +184,12 @@ export async function runEventsBench(options: EventsBenchOptions): Promise<Event
             const onData = (chunk: Buffer) => {
               seen = (seen + chunk.toString()).slice(-4096);
               if (seen.includes('consumer: started')) {
-                child.stdout!.off('data', onData);
-                child.stdout!.resume(); // the rest (a line per delivery) is read and dropped
+                child.stderr!.off('data', onData);
+                child.stderr!.resume(); // the rest (a line per delivery) is read and dropped
                 resolve();
               }
             };
-            child.stdout!.on('data', onData);
+            child.stderr!.on('data', onData);
             child.once('exit', (code) => reject(new Error(`consumer exited (${code}) before it started`)));
           }),
         );

@@ -116,6 +116,7 @@ for (const mode of QUEUE_MODES) {
         schedule?: number[];
         timeoutMs?: number;
         concurrency?: number;
+        perSubscription?: number;
         relay?: OutboxRelay;
         registry?: SubscriptionRegistry;
       } = {},
@@ -136,6 +137,7 @@ for (const mode of QUEUE_MODES) {
         300_000,
         16,
         settings.concurrency ?? 8,
+        settings.perSubscription ?? 8,
       );
     /** Another process's registry: its own instance, which has read the subscriptions (none yet). */
     const otherProcessRegistry = async () => {
@@ -376,7 +378,7 @@ for (const mode of QUEUE_MODES) {
           1000,
           2,
         );
-        const c = consumer({ timeoutMs: 60_000, concurrency: 4, relay });
+        const c = consumer({ timeoutMs: 60_000, concurrency: 4, perSubscription: 2, relay });
         const stop = new AbortController();
         const run = c.run({ signal: stop.signal });
         try {

@@ -75,7 +75,8 @@ class Slots {
  * row (Outbox.takeForDelivery: dropped when already settled, not due, not the head of its
  * entity's chain, or being delivered elsewhere) under its own lease, acknowledges the message
  * and delivers the row beside up to `concurrency` others of its queue (EVENT_CONCURRENCY): a slow receiver
- * holds one slot for its timeout, not the consumer. It POSTs the event signed and records the
+ * holds one slot for its timeout, not the consumer, and one subscription at most `perSubscription`
+ * of them (EVENT_SUBSCRIPTION_CONCURRENCY; a row beyond goes back to the outbox). It POSTs the event signed and records the
  * outcome on the row. A 2xx answer delivers the event; `410 Gone` dead-letters it and disables
  * the subscription; a timeout, a network error or any other status is retried after the next
  * delay of `retrySchedule` (EVENT_RETRY_SCHEDULE; a 429 or 503 with `Retry-After` after the
@@ -120,6 +121,8 @@ export class DeliveryConsumer implements QueueConsumer {
     private readonly chainBurst = 16,
     /** Deliveries under way at once in this consumer, per queue (EVENT_CONCURRENCY). */
     private readonly concurrency = 32,
+    /** Deliveries of one subscription under way at once in this consumer (EVENT_SUBSCRIPTION_CONCURRENCY). */
+    private readonly perSubscription = 16,
   ) {
     this.attempts = new Counter({
       name: 'event_delivery_attempts_total',
@@ -159,6 +162,8 @@ export class DeliveryConsumer implements QueueConsumer {
     options.signal.addEventListener('abort', abort, { once: true });
     let handled = 0;
     const working = new Set<Promise<void>>();
+    const bySubscription = new Map<string, number>();
+    const count = (name: string, change: number) => bySubscription.set(name, (bySubscription.get(name) ?? 0) + change);
     // Each queue has slots of its own: priority events never wait for a slot ordinary ones hold.
     const handlerFor =
       (slots: Slots) =>
@@ -167,6 +172,11 @@ export class DeliveryConsumer implements QueueConsumer {
         let row: OutboxRow | undefined;
         try {
           row = await this.take(delivery);
+          if (row && (bySubscription.get(row.subscription_name) ?? 0) >= this.perSubscription) {
+            // The subscription has its share of this consumer's slots (a slow destination): the row goes back for later.
+            await this.outbox.release([row.outbox_id], row.lease_token!);
+            row = undefined;
+          }
         } finally {
           if (!row) slots.release();
         }
@@ -174,6 +184,7 @@ export class DeliveryConsumer implements QueueConsumer {
         if (options.maxMessages !== undefined && handled >= options.maxMessages) stop.abort();
         if (!row) return;
         const taken = row;
+        count(taken.subscription_name, 1);
         const work = this.follow(queue, taken, stop.signal)
           .catch((error: unknown) =>
             this.logger.warn(
@@ -182,6 +193,7 @@ export class DeliveryConsumer implements QueueConsumer {
             ),
           )
           .finally(() => {
+            count(taken.subscription_name, -1);
             slots.release();
             working.delete(work);
           });

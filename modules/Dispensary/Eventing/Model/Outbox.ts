@@ -6,6 +6,12 @@ import type { Subscription } from './Subscription.js';
 
 const TABLE = 'event_outbox';
 
+/**
+ * This process's part of every lease token (`p:<tag>:<uuid>`, `d:<tag>:<uuid>`): a relay counts
+ * the deliveries under way per subscription in its own process (`perSubscription`).
+ */
+export const PROCESS_TAG = randomUUID().slice(0, 8);
+
 export interface OutboxRow {
   readonly outbox_id: number;
   readonly event_uuid: string;
@@ -101,12 +107,13 @@ export class Outbox {
       });
   }
 
-  /** Deliveries under way (published or being delivered) per subscription that has any. */
+  /** Deliveries under way in this process (published by its relay, or being delivered by it) per subscription that has any. */
   private async busy(now: number): Promise<Map<string, number>> {
     const rows = (await this.connection
       .knex(TABLE)
       .where('status', 'pending')
       .where('lease_until', '>=', now)
+      .where('lease_token', 'like', `_:${PROCESS_TAG}:%`)
       .groupBy('subscription_name')
       .select('subscription_name')
       .count({ n: '*' })) as { subscription_name: string; n: number | string }[];
@@ -131,9 +138,10 @@ export class Outbox {
    * entity's chain, priority ones first, under one token (`p:<uuid>`) for `leaseMs`, and answers
    * them. `chain` limits it to one subscription and entity (the successor of a settled row).
    * Several relays may race: the conditional update gives each row to one of them.
-   * `perSubscription` bounds one subscription's deliveries under way (leased rows, over every
-   * consumer): a slow or dead destination holds that many at most, and the rows of the others go
-   * out meanwhile (per-destination isolation, issue 26).
+   * `perSubscription` bounds one subscription's deliveries under way that this process leased
+   * (published, or being delivered here): a slow or dead destination holds that many of this
+   * consumer's slots at most, and the rows of the others go out meanwhile (per-destination
+   * isolation, issue 26); each consumer process adds its own share.
    */
   async leaseForPublish(
     limit: number,
@@ -143,7 +151,7 @@ export class Outbox {
   ): Promise<{ token: string; rows: OutboxRow[] }> {
     const db = this.connection.knex;
     const now = Date.now();
-    const token = `p:${randomUUID()}`;
+    const token = `p:${PROCESS_TAG}:${randomUUID()}`;
     if (limit <= 0) return { token, rows: [] };
     const busy = Number.isFinite(perSubscription) ? await this.busy(now) : new Map<string, number>();
     const full = [...busy].filter(([, n]) => n >= perSubscription).map(([name]) => name);
@@ -197,7 +205,7 @@ export class Outbox {
       .orderBy('outbox_id')
       .first()) as Record<string, unknown> | undefined;
     if (!head || Number(head.next_attempt_at) > now || Number(head.lease_until) >= now) return undefined;
-    const token = `d:${randomUUID()}`;
+    const token = `d:${PROCESS_TAG}:${randomUUID()}`;
     const taken = await db(TABLE)
       .where({ outbox_id: head.outbox_id, status: 'pending' })
       .where('lease_until', '<', now)
@@ -252,7 +260,7 @@ export class Outbox {
       return 'not_head';
     }
     if (row.lease_token?.startsWith('d:') && leaseUntil >= now) return 'delivering';
-    const mine = `d:${randomUUID()}`;
+    const mine = `d:${PROCESS_TAG}:${randomUUID()}`;
     const query = db(TABLE).where({ outbox_id: id, status: 'pending' }).where('lease_until', leaseUntil);
     if (row.lease_token === null) void query.whereNull('lease_token');
     else void query.where('lease_token', row.lease_token);

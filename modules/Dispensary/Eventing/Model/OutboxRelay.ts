@@ -15,8 +15,8 @@ import { Outbox, type OutboxRow } from './Outbox.js';
  * a backlog longer than a lease, so a lease that runs out means a message lost, not one waiting
  * behind thousands (which would be published again, and again, every lease).
  *
- * At most `perSubscription` rows of one subscription are leased (published or being delivered)
- * at once: a slow or dead destination never holds every consumer's slots, so the other
+ * At most `perSubscription` rows of one subscription are leased by this process (published or
+ * being delivered) at once: a slow or dead destination never holds all of a consumer's slots, so the other
  * subscriptions' events keep going out (issue 26). Heads of different entities are published
  * together, so consumers deliver different entities in parallel.
  */
@@ -26,7 +26,7 @@ export class OutboxRelay {
     @inject('Dispensary\\Eventing\\Model\\Outbox') private readonly outbox: Outbox,
     @inject(FrameworkServices.Logger) private readonly logger: Logger,
     private readonly maxInFlight = 1000,
-    /** Deliveries of one subscription under way at once, over every consumer (EVENT_SUBSCRIPTION_CONCURRENCY). */
+    /** Deliveries of one subscription under way at once in this process (EVENT_SUBSCRIPTION_CONCURRENCY). */
     private readonly perSubscription = 16,
   ) {}
 
