@@ -298,6 +298,7 @@ async function eventsMain(argv: readonly string[]): Promise<void> {
     dir,
     events: Number(value('--events') ?? (smoke ? 100 : 2000)),
     entities: Number(value('--entities') ?? (smoke ? 10 : 200)),
+    receiverDelayMs: Number(value('--receiver-delay-ms') ?? 0),
     log: (line) => process.stdout.write(`${line}\n`),
   });
   const text = eventsMarkdown(report);

@@ -27,6 +27,8 @@ export interface EventsBenchOptions {
   readonly dir: string;
   readonly events: number;
   readonly entities: number;
+  /** How long the receiver takes to answer each call (0: at once). */
+  readonly receiverDelayMs: number;
   readonly log: (line: string) => void;
 }
 
@@ -37,6 +39,8 @@ export interface EventsRun {
   readonly perSecond: number;
   readonly p50Ms: number;
   readonly p99Ms: number;
+  /** Most calls open at the receiver at once. */
+  readonly peakParallel: number;
   readonly loadBefore: number[];
   readonly loadAfter: number[];
 }
@@ -85,11 +89,22 @@ export async function runEventsBench(options: EventsBenchOptions): Promise<Event
   const settings = { databaseUrl: database.url };
   const app = await Application.create({ ...settings });
   const arrivals = new Map<string, number>();
+  // Calls open at the receiver at once: how many deliveries (entities) the consumers run in parallel.
+  let open = 0;
+  let peak = 0;
   const receiver = http.createServer((req, res) => {
     const id = String(req.headers['webhook-id']);
     if (!arrivals.has(id)) arrivals.set(id, Date.now());
+    peak = Math.max(peak, ++open);
     req.resume();
-    req.on('end', () => res.writeHead(204).end());
+    req.on('end', () => {
+      const answer = () => {
+        open--;
+        res.writeHead(204).end();
+      };
+      if (options.receiverDelayMs > 0) setTimeout(answer, options.receiverDelayMs);
+      else answer();
+    });
   });
   const server = app.http().listen(0, '127.0.0.1');
   const children: ChildProcess[] = [];
@@ -166,6 +181,7 @@ export async function runEventsBench(options: EventsBenchOptions): Promise<Event
         .delete()
         .catch(() => undefined);
       arrivals.clear();
+      peak = 0;
       const ready: Promise<void>[] = [];
       for (let i = 0; i < consumers; i++) {
         const child = spawn(
@@ -218,12 +234,13 @@ export async function runEventsBench(options: EventsBenchOptions): Promise<Event
         perSecond: round(options.events / seconds, 1),
         p50Ms: round(percentile(latencies, 50), 0),
         p99Ms: round(percentile(latencies, 99), 0),
+        peakParallel: peak,
         loadBefore,
         loadAfter: load(),
       };
       runs.push(run);
       log(
-        `${consumers} consumer(s): ${run.events} events in ${run.seconds} s (${run.perSecond}/s), commit to delivery p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms; load ${loadBefore.join(' ')} -> ${run.loadAfter.join(' ')}`,
+        `${consumers} consumer(s): ${run.events} events in ${run.seconds} s (${run.perSecond}/s), commit to delivery p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms, at most ${run.peakParallel} calls at once; load ${loadBefore.join(' ')} -> ${run.loadAfter.join(' ')}`,
       );
     }
     return {
@@ -247,11 +264,11 @@ export function eventsMarkdown(report: EventsBenchReport): string {
   return [
     `### Event delivery across entities (${report.database}, ${report.events} events over ${report.entities} recommendations, ${report.cpus} CPUs)`,
     '',
-    '| delivery consumers | events | seconds | events/s | commit to delivery p50 ms | p99 ms | load average before → after |',
-    '|---|---|---|---|---|---|---|',
+    '| delivery consumers | events | seconds | events/s | commit to delivery p50 ms | p99 ms | calls at once, at most | load average before → after |',
+    '|---|---|---|---|---|---|---|---|',
     ...report.runs.map(
       (r) =>
-        `| ${r.consumers} | ${r.events} | ${r.seconds} | ${r.perSecond} | ${r.p50Ms} | ${r.p99Ms} | ${r.loadBefore.join(', ')} → ${r.loadAfter.join(', ')} |`,
+        `| ${r.consumers} | ${r.events} | ${r.seconds} | ${r.perSecond} | ${r.p50Ms} | ${r.p99Ms} | ${r.peakParallel} | ${r.loadBefore.join(', ')} → ${r.loadAfter.join(', ')} |`,
     ),
     '',
     `2 consumers / 1: ${report.speedup}x.`,

@@ -12,7 +12,7 @@ import {
 } from '#framework';
 import type { WebhookTransport } from '../../Webhooks/Api/payloadFilters.js';
 import { contentTypeOf } from './Envelope.js';
-import { EVENT_TOPICS, EventQueue, parseEventMessage } from './EventQueue.js';
+import { EVENT_TOPICS, EventQueue, parseEventMessage, type EventMessage } from './EventQueue.js';
 import { Outbox, type OutboxRow } from './Outbox.js';
 import { OutboxRelay } from './OutboxRelay.js';
 import { secretOf } from './Subscription.js';
@@ -71,10 +71,10 @@ class Slots {
  * `queue:consumers:start event.delivery`: delivers the outbox's events through the queue. In one
  * process it runs the outbox relay (OutboxRelay: due rows to `event.delivery` and
  * `event.delivery.priority`) and two consumers, one per queue, so priority events never wait
- * behind a backlog of ordinary ones. Each message names an outbox row; the consumer takes the
+ * behind a backlog of ordinary ones. Each message names an outbox row; the consumer acknowledges the
+ * message at once (the row is the truth, the message only wakes a consumer), then takes the
  * row (Outbox.takeForDelivery: dropped when already settled, not due, not the head of its
- * entity's chain, or being delivered elsewhere) under its own lease, acknowledges the message
- * and delivers the row beside up to `concurrency` others of its queue (EVENT_CONCURRENCY): a slow receiver
+ * entity's chain, or being delivered elsewhere) under its own lease and delivers it beside up to `concurrency` others of its queue (EVENT_CONCURRENCY): a slow receiver
  * holds one slot for its timeout, not the consumer, and one subscription at most `perSubscription`
  * of them (EVENT_SUBSCRIPTION_CONCURRENCY; a row beyond goes back to the outbox). It POSTs the event signed and records the
  * outcome on the row. A 2xx answer delivers the event; `410 Gone` dead-letters it and disables
@@ -169,31 +169,30 @@ export class DeliveryConsumer implements QueueConsumer {
       (slots: Slots) =>
       async (delivery: Delivery): Promise<void> => {
         await slots.acquire();
-        let row: OutboxRow | undefined;
+        let message: EventMessage | undefined;
         try {
-          row = await this.take(delivery);
-          if (row && (bySubscription.get(row.subscription_name) ?? 0) >= this.perSubscription) {
-            // The subscription has its share of this consumer's slots (a slow destination): the row goes back for later.
-            await this.outbox.release([row.outbox_id], row.lease_token!);
-            row = undefined;
-          }
-        } finally {
-          if (!row) slots.release();
+          message = parseEventMessage(delivery.body);
+          // The message only says "row N is due"; the row is the truth. Settled at once, so the
+          // lane takes its next message while this one's row is taken and delivered beside it:
+          // a consumer that dies now leaves the relay's lease to run out, and the row is published again.
+          if (message) await delivery.ack();
+          else await delivery.deadLetter('not an event message');
+        } catch (error) {
+          slots.release();
+          throw error;
         }
         handled++;
         if (options.maxMessages !== undefined && handled >= options.maxMessages) stop.abort();
-        if (!row) return;
-        const taken = row;
-        count(taken.subscription_name, 1);
-        const work = this.follow(queue, taken, stop.signal)
+        if (!message) return slots.release();
+        const named = message;
+        const work = this.takeAndFollow(queue, named, delivery.redelivered, bySubscription, stop.signal)
           .catch((error: unknown) =>
             this.logger.warn(
-              { err: error, outboxId: taken.outbox_id },
+              { err: error, outboxId: named.id },
               'event delivery failed unexpectedly; its lease runs out and it is sent again',
             ),
           )
           .finally(() => {
-            count(taken.subscription_name, -1);
             slots.release();
             working.delete(work);
           });
@@ -234,6 +233,39 @@ export class DeliveryConsumer implements QueueConsumer {
         delay = Math.min(delay * 2, 5000);
       }
       await sleep(delay, signal);
+    }
+  }
+
+  /**
+   * In `run`'s slots: takes the row a message names (dropped when settled, not due, not the
+   * head of its chain, or being delivered elsewhere), gives it back when its subscription has
+   * its share of this consumer's slots (`perSubscription`: a slow destination), else delivers it
+   * and follows its chain.
+   */
+  private async takeAndFollow(
+    queue: QueueConnection,
+    message: EventMessage,
+    redelivered: boolean,
+    bySubscription: Map<string, number>,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const row = await this.outbox.takeForDelivery(message.id, message.token, this.deliveryLeaseMs);
+    if (typeof row === 'string') {
+      this.logger.debug({ outboxId: message.id, skipped: row, redelivered }, 'event message dropped');
+      return;
+    }
+    const name = row.subscription_name;
+    const busy = bySubscription.get(name) ?? 0;
+    if (busy >= this.perSubscription) {
+      // The subscription has its share of this consumer's slots (a slow destination): the row goes back for later.
+      await this.outbox.release([row.outbox_id], row.lease_token!);
+      return;
+    }
+    bySubscription.set(name, busy + 1);
+    try {
+      await this.follow(queue, row, signal);
+    } finally {
+      bySubscription.set(name, (bySubscription.get(name) ?? 1) - 1);
     }
   }
 

@@ -30,7 +30,9 @@ export class SubscriptionRegistry {
 
   /** The subscription of that name as committed now, with its secret and whether it is disabled. */
   async byName(name: string): Promise<Subscription | undefined> {
-    const found = (await this.repository.byName(name)) ?? this.fromXml().find((s) => s.name === name);
+    const stored = await this.repository.byName(name);
+    if (stored) return stored;
+    const found = this.fromXml().find((s) => s.name === name);
     if (!found) return undefined;
     const disabled = (await this.repository.disabled(name)).get(name);
     return disabled ? { ...found, disabled } : found;

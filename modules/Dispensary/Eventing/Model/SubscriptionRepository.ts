@@ -51,10 +51,19 @@ export class SubscriptionRepository {
     return rows.map((row) => this.fromRow(row, options.secrets));
   }
 
+  /** The run-time subscription of that name with its secret and, when disabled, why (one query: read before every delivery attempt). */
   async byName(name: string): Promise<Subscription | undefined> {
-    const row = (await this.connection.get()(TABLE).where({ name }).first('definition', 'secret')) as
-      { definition: string; secret: string } | undefined;
-    return row ? this.fromRow(row, true) : undefined;
+    const row = (await this.connection
+      .get()(`${TABLE} as s`)
+      .leftJoin(`${DISABLED} as d`, 'd.name', 's.name')
+      .where('s.name', name)
+      .first('s.definition', 's.secret', 'd.reason', 'd.disabled_at')) as
+      { definition: string; secret: string; reason: string | null; disabled_at: number | string | null } | undefined;
+    if (!row) return undefined;
+    const subscription = this.fromRow(row, true);
+    return row.reason === null || row.reason === undefined
+      ? subscription
+      : { ...subscription, disabled: { reason: row.reason, at: Number(row.disabled_at) } };
   }
 
   /** The disabled subscriptions (run-time or io_events.xml) by name. */
