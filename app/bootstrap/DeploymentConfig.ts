@@ -66,7 +66,7 @@ export interface DeploymentConfig {
   readonly eventRetrySchedule: readonly number[];
   /** EVENT_CONCURRENCY (32): deliveries one delivery consumer process makes at once. */
   readonly eventConcurrency: number;
-  /** EVENT_SUBSCRIPTION_CONCURRENCY (16): deliveries of one subscription under way at once, over all consumers. */
+  /** EVENT_SUBSCRIPTION_CONCURRENCY (16): deliveries of one subscription under way at once in one consumer process. */
   readonly eventSubscriptionConcurrency: number;
   /** EVENT_TIMEOUT_MS (10000): how long one delivery may take. */
   readonly eventTimeoutMs: number;
