@@ -163,7 +163,6 @@ export class DeliveryConsumer implements QueueConsumer {
     let handled = 0;
     const working = new Set<Promise<void>>();
     const bySubscription = new Map<string, number>();
-    const count = (name: string, change: number) => bySubscription.set(name, (bySubscription.get(name) ?? 0) + change);
     // Each queue has slots of its own: priority events never wait for a slot ordinary ones hold.
     const handlerFor =
       (slots: Slots) =>
