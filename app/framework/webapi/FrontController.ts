@@ -144,6 +144,7 @@ export class FrontController implements RequestChecks {
         body,
         query: req.method === 'GET' || req.method === 'DELETE' ? query : undefined,
         placeholders: placeholders(store, context.caller),
+        method: req.method,
       });
       const args = target.prepare ? await target.prepare(mapped) : mapped;
       const result = target.transactional
