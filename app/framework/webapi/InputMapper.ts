@@ -226,7 +226,7 @@ export class InputMapper {
       value = this.inject(param.name, param.snake, value, sources.placeholders);
       if (value === undefined) {
         // Name the field as the client spells it: a parameter filled through an alias (`?id[]=` for ids) is asked for by its alias.
-        if (param.required) errors.push(requiredField(param.aliases[0] ?? param.snake));
+        if (param.required) errors.push(requiredField(param.aliases[0] ?? param.name));
         // An optional parameter left out still gets its schema's default, if it has one.
         return param.required ? undefined : param.schema.validate(undefined).value;
       }
@@ -277,7 +277,7 @@ export class InputMapper {
     const validated = this.names.map((param, index) => {
       const value = args[index];
       if (value === undefined) {
-        if (param.required) errors.push(requiredField(param.aliases[0] ?? param.snake));
+        if (param.required) errors.push(requiredField(param.aliases[0] ?? param.name));
         return value;
       }
       const result = param.schema.validate(value);
