@@ -82,8 +82,9 @@ describe('InputMapper', () => {
     const errors = inputErrors(() =>
       mapper.map(sources({ body: { page_size: 'x', recommendation: { items: [{ qty: 1.5 }] } } })),
     );
+    // A missing parameter is named as Magento's ServiceInputProcessor names it: the method's (camelCase) name.
     expect(errors.map((e) => (e.parameters as { fieldName: string }).fieldName)).to.deep.equal([
-      'recommendation_id',
+      'recommendationId',
       'page_size',
       'recommendation.items[0].sku',
       'recommendation.items[0].qty',
