@@ -95,7 +95,8 @@ export function createHttpApp(deps: HttpAppDeps): express.Express {
       const describeService = deps.describeService?.bind(deps);
       let document: Record<string, unknown> | undefined;
       // Every service's document is kept per scope; a document of chosen services is made each time (small).
-      if (services) document = generateSchema(routes, scopeCode, deps.extensionAttributes, { services, describeService });
+      if (services)
+        document = generateSchema(routes, scopeCode, deps.extensionAttributes, { services, describeService });
       else if (!(document = schemas.get(scopeCode))) {
         document = generateSchema(routes, scopeCode, deps.extensionAttributes, { describeService });
         schemas.set(scopeCode, document);

@@ -207,7 +207,6 @@ export function requestedServices(value: unknown): string[] | null {
   return value.split(',');
 }
 
-
 export interface SchemaOptions {
   /** The services to describe (Magento's service names, `?services=`); every one when absent. */
   readonly services?: readonly string[] | null;

@@ -9,17 +9,18 @@ import { magentoTestModulesApp } from '../support.js';
 
 describe('Magento Webapi/DeserializationTest.php (TestModule5)', () => {
   const m = magentoTestModulesApp();
-  const send = (method: 'post' | 'put', url: string) =>
-    request(m.t.http)
-      [method](`/rest${url}`)
-      .set('Authorization', `Bearer ${m.token}`)
-      .set('Content-Type', 'application/json')
-      .send('');
+  const send = (method: 'post' | 'put', url: string) => {
+    const agent = request(m.t.http);
+    const req = method === 'post' ? agent.post(`/rest${url}`) : agent.put(`/rest${url}`);
+    return req.set('Authorization', `Bearer ${m.token}`).set('Content-Type', 'application/json').send('');
+  };
 
   it('testPostRequestWithEmptyBody', async () => {
     const res = await send('post', '/V1/TestModule5/');
     expect(res.status).to.equal(400);
-    expect(res.text).to.contain('{"message":"\\"%fieldName\\" is required. Enter and try again.","parameters":{"fieldName":"item"}}');
+    expect(res.text).to.contain(
+      '{"message":"\\"%fieldName\\" is required. Enter and try again.","parameters":{"fieldName":"item"}}',
+    );
   });
 
   it('testPutRequestWithEmptyBody', async () => {

@@ -26,7 +26,12 @@ describe('Magento Webapi/JsonGenerationFromDataObjectTest.php (TestModule5)', ()
   const common = (host: string) => ({ swagger: '2.0', host, basePath: '/rest/default' });
 
   it('testMultiServiceRetrieval', async () => {
-    const res = await m.call('get', '/schema?services=testModule5AllSoapAndRestV1,testModule5AllSoapAndRestV2', undefined, 'default');
+    const res = await m.call(
+      'get',
+      '/schema?services=testModule5AllSoapAndRestV1,testModule5AllSoapAndRestV2',
+      undefined,
+      'default',
+    );
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body.info).to.have.keys('version', 'title');
     assertRecursive(
@@ -98,7 +103,7 @@ describe('Magento Webapi/JsonGenerationFromDataObjectTest.php (TestModule5)', ()
     );
   });
 
-  it('testSingleServiceRetrieval: only that service\'s paths, tags and definitions', async () => {
+  it("testSingleServiceRetrieval: only that service's paths, tags and definitions", async () => {
     const res = await m.call('get', '/schema?services=testModule5AllSoapAndRestV2', undefined, 'default');
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     assertRecursive(

@@ -28,7 +28,9 @@ describe('Magento Webapi/PartialResponseTest.php (on TestModule1, TestModule3, T
   });
 
   it('testCustomerWithEmailAndAddressFilter (fields=name,custom_attributes[value])', async () => {
-    const res = await m.call('post', '/V1/testmodule1/itemAnyType?fields=name,custom_attributes[value]', { entityItem });
+    const res = await m.call('post', '/V1/testmodule1/itemAnyType?fields=name,custom_attributes[value]', {
+      entityItem,
+    });
     expect(res.status).to.equal(200);
     expect(res.body).to.deep.equal({ name: 'testProductAnyType', custom_attributes: [{ value: 'a' }, { value: 'b' }] });
   });

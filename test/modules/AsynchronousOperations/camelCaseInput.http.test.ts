@@ -19,7 +19,10 @@ describe('Async and bulk web API: camelCase keys inside data objects (issue 30)'
   after(async () => d?.stop());
 
   const post = (path: string, body: unknown) =>
-    request(d.http).post(`/rest/default${path}`).set('Authorization', `Bearer ${d.token}`).send(body as object);
+    request(d.http)
+      .post(`/rest/default${path}`)
+      .set('Authorization', `Bearer ${d.token}`)
+      .send(body as object);
 
   it('should accept them on /async/V1/... and /async/bulk/V1/..., and the operations store the snake_case fields', async () => {
     const { recommendation_id: id } = await d.recommendation({ recommendation: { items: [] } });

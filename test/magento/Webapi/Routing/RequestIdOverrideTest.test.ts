@@ -23,7 +23,7 @@ describe('Magento Webapi/Routing/RequestIdOverrideTest.php (TestModule5)', () =>
     expect(res.body.entity_id, 'Identifier overriding failed for nested resource request.').to.equal(11);
   });
 
-  it('testOverrideAdd: a body without the id gets the path\'s', async () => {
+  it("testOverrideAdd: a body without the id gets the path's", async () => {
     const res = await m.call('put', `${path}1`, { entityItem: { name: 'test' } });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body.entity_id, 'Identifier replacing failed.').to.equal(1);
