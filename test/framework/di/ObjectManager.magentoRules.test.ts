@@ -96,6 +96,20 @@ describe('di.xml rules as in Magento 2.4', () => {
       expect(om.get<Greeter>(GREETER_API).greet('Ann')).to.equal('HELLO, ANN');
       expect(om.get(GREETER_API)).to.equal(om.get('loudVirtualGreeter'));
     });
+
+    it('should accept a plugin whose type is a virtual type, running the class it varies', async () => {
+      const om = (
+        await boot(
+          'Fixture_Dispatch',
+          `<preference for="${API}" type="${DISPATCHER}"/>
+          <virtualType name="virtualPluginA" type="${D}\\Plugin\\PluginA"/>
+          <type name="${API}"><plugin name="a" type="virtualPluginA"/></type>`,
+        )
+      ).objectManager;
+      const log: string[] = [];
+      await om.get<DispatcherInterface>(API).dispatch(log);
+      expect(log).to.deep.equal(['A.before', 'dispatch', 'A.after']);
+    });
   });
 
   describe('when an object argument says shared="false"', () => {
