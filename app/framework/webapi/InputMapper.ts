@@ -127,8 +127,8 @@ function declaredKeys(schema: Joi.Schema): ReadonlyMap<string, Joi.Schema> | nul
 
 /**
  * Magento's ServiceInputProcessor finds a data object's setter from a key in either spelling
- * (`item_id` and `itemId` both call setItemId): a function that renames camelCase keys to the
- * snake_case key the schema declares, at every level of data objects and lists of them. Keys the
+ * (`item_id` and `itemId` both call setItemId): a function that renames a key sent in one spelling
+ * to the one the schema declares (snake_case, or camelCase where a schema declares that), at every level of data objects and lists of them. Keys the
  * schema does not declare in either spelling are left for the schema to refuse; null when the
  * schema holds no data object (nothing to rename, nothing to walk).
  */
@@ -158,10 +158,13 @@ export function keyNormalizer(schema: Joi.Schema, depth = 0): KeyNormalizer | nu
     const normalizer = keyNormalizer(child, depth + 1);
     if (normalizer) children.set(key, normalizer);
   }
+  // The declared spelling of a key sent in the other one (a schema may declare camelCase keys too).
   const rename = (source: Record<string, unknown>, key: string): string => {
     if (keys.has(key)) return key;
-    const snake = toSnakeCase(key);
-    return snake !== key && keys.has(snake) && !Object.prototype.hasOwnProperty.call(source, snake) ? snake : key;
+    for (const other of [toSnakeCase(key), toCamelCase(key)]) {
+      if (other !== key && keys.has(other) && !Object.prototype.hasOwnProperty.call(source, other)) return other;
+    }
+    return key;
   };
   return (value) => {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
