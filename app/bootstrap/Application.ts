@@ -21,10 +21,11 @@ import { CONFIGURATION_CHECK_LIST, type ConfigurationCheckList } from '../framew
 import type { Area } from '../framework/config/Area.js';
 import type { DiConfig } from '../framework/config/DiConfig.js';
 import type { RouteDefinition } from '../framework/config/WebapiConfig.js';
-import type { MethodSpec } from '../framework/contract/Contract.js';
+import { isContract, type MethodSpec } from '../framework/contract/Contract.js';
 import { DatabaseHealth } from '../framework/db/DatabaseHealth.js';
 import type { DatabaseSettings } from '../framework/db/dialect.js';
 import type { ModuleMigrationSource } from '../framework/db/MigrationSource.js';
+import type { ClassResolver } from '../framework/di/ClassResolver.js';
 import type { ObjectManager } from '../framework/di/ObjectManager.js';
 import type { EventConfig } from '../framework/event/EventConfig.js';
 import type { ExtensionAttributesProcessor } from '../framework/extension/ExtensionAttributes.js';
@@ -90,6 +91,7 @@ export class Application implements HttpAppDeps, RouteTargetSources, UpgradeSubj
   private metricsInstance?: Metrics;
   private expressApp?: express.Express;
   private readonly targets = new Map<RouteDefinition, RouteTarget>();
+  private readonly resolver: ClassResolver;
 
   private constructor(
     configuration: Configuration,
@@ -112,6 +114,7 @@ export class Application implements HttpAppDeps, RouteTargetSources, UpgradeSubj
     this.shared = resources.shared;
     this.objectManager = container.objectManager;
     this.extensionAttributes = container.extensionAttributes;
+    this.resolver = container.resolver;
     this.health = new DatabaseHealth(this.knex);
     this.metricsRegistry = this.objectManager.get<Registry>(METRICS_REGISTRY);
   }
@@ -119,6 +122,12 @@ export class Application implements HttpAppDeps, RouteTargetSources, UpgradeSubj
   /** The Prometheus metrics of this application (made with the HTTP app). */
   get metrics(): Metrics {
     return (this.metricsInstance ??= new Metrics(this.knex, this.metricsRegistry));
+  }
+
+  /** A service contract's description (defineContract's `description`), for the schema's tags. */
+  describeService(serviceClass: string): string | undefined {
+    const value = this.resolver.has(serviceClass) ? this.resolver.get(serviceClass) : undefined;
+    return isContract(value) ? value.description : undefined;
   }
 
   /** The Express app: `/rest/...`, `/health`, `/metrics`, `/swagger`. Built once. */
