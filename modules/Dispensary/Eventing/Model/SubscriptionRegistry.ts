@@ -1,5 +1,5 @@
-import { FrameworkServices, inject, injectable, RefreshingValue, type ModuleDefinition } from '#framework';
-import { readIoEventsXml } from './IoEventsXml.js';
+import { inject, injectable, RefreshingValue } from '#framework';
+import { IoEventsXmlConfig } from './IoEventsXmlConfig.js';
 import { sourceEvent, type Subscription } from './Subscription.js';
 import { SubscriptionRepository } from './SubscriptionRepository.js';
 
@@ -8,11 +8,10 @@ const REFRESH_MS = 1000;
 /** io_events.xml (read once) and run-time subscriptions (read again at most once a second), by the event they listen to. */
 @injectable()
 export class SubscriptionRegistry {
-  private xml?: Subscription[];
   private readonly loaded = new RefreshingValue(() => this.load(), REFRESH_MS);
 
   constructor(
-    @inject(FrameworkServices.ModuleList) private readonly modules: readonly ModuleDefinition[],
+    @inject('Dispensary\\Eventing\\Model\\IoEventsXmlConfig') private readonly xml: IoEventsXmlConfig,
     @inject('Dispensary\\Eventing\\Model\\SubscriptionRepository') private readonly repository: SubscriptionRepository,
   ) {}
 
@@ -33,9 +32,8 @@ export class SubscriptionRegistry {
   }
 
   private async load(): Promise<{ byEvent: Map<string, Subscription[]>; byName: Map<string, Subscription> }> {
-    this.xml ??= readIoEventsXml(this.modules);
     const byName = new Map<string, Subscription>();
-    for (const subscription of [...this.xml, ...(await this.repository.all())])
+    for (const subscription of [...this.xml.read(), ...(await this.repository.all())])
       byName.set(subscription.name, subscription);
     const byEvent = new Map<string, Subscription[]>();
     for (const subscription of byName.values()) {
