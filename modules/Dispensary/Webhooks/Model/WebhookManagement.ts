@@ -8,6 +8,7 @@ import {
 } from '#framework';
 import { pluginHookName } from './hookNames.js';
 import type { SubscribedWebhook, WebhookData, WebhookManagementInterface } from '../Api/WebhookManagementInterface.js';
+import { hasEnvPlaceholder } from './Hook.js';
 import { HookRegistry } from './HookRegistry.js';
 import { RULE_OPERATORS } from './payload.js';
 import { generateSecret } from './Signature.js';
@@ -33,7 +34,8 @@ export class WebhookManagement implements WebhookManagementInterface {
   async subscribe(webhook: Partial<WebhookData> & { secret?: string }): Promise<SubscribedWebhook> {
     const { secret: given, ...definition } = webhook as WebhookData & { secret?: string };
     await this.checkMethod(definition.webhook_method);
-    this.urls.check(definition.url);
+    // An {env:NAME} URL (Adobe's form) is checked when it is called, with the variable's value.
+    if (!hasEnvPlaceholder(definition.url)) this.urls.check(definition.url);
     for (const rule of definition.rules) {
       if (!(RULE_OPERATORS as readonly string[]).includes(rule.operator)) {
         throw InputException.invalidFieldValue('webhook.rules.operator', rule.operator);
