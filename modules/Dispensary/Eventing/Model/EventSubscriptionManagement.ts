@@ -1,4 +1,4 @@
-import { inject, injectable, InputException } from '#framework';
+import { inject, injectable, InputException, NoSuchEntityException } from '#framework';
 import type {
   EventSubscriptionData,
   EventSubscriptionManagementInterface,
@@ -24,6 +24,42 @@ export class EventSubscriptionManagement implements EventSubscriptionManagementI
     event: Partial<EventSubscriptionData> & { secret?: string },
   ): Promise<EventSubscriptionData & { secret?: string }> {
     const { secret: given, ...definition } = event as EventSubscriptionData & { secret?: string };
+    this.check(definition);
+    const secret = given ?? generateSecret();
+    await this.repository.save(definition, secret);
+    this.registry.invalidate();
+    return given ? { ...definition, source: 'api' } : { ...definition, source: 'api', secret };
+  }
+
+  async update(
+    name: string,
+    event: Partial<EventSubscriptionData> & { secret?: string },
+  ): Promise<EventSubscriptionData> {
+    const { secret: given, name: named, source: _source, ...changes } = event;
+    if (named !== undefined && named !== name) throw InputException.invalidFieldValue('event.name', named);
+    const existing = await this.repository.get(name);
+    if (!existing) throw NoSuchEntityException.singleField('name', name);
+    const { secret, source: _was, ...current } = existing;
+    const byName = new Map(current.fields.map((field) => [field.name, field]));
+    for (const field of changes.fields ?? []) byName.set(field.name, field);
+    const byRule = new Map(current.rules.map((rule) => [`${rule.field}\n${rule.operator}`, rule]));
+    for (const rule of changes.rules ?? []) byRule.set(`${rule.field}\n${rule.operator}`, rule);
+    const definition: EventSubscriptionData = {
+      ...current,
+      ...(changes.parent !== undefined ? { parent: changes.parent } : {}),
+      ...(changes.destination !== undefined ? { destination: changes.destination } : {}),
+      ...(changes.priority !== undefined ? { priority: changes.priority } : {}),
+      fields: [...byName.values()],
+      rules: [...byRule.values()],
+    };
+    this.check(definition);
+    await this.repository.save(definition, given ?? secret);
+    this.registry.invalidate();
+    return { ...definition, source: 'api' };
+  }
+
+  /** What a subscription must be beyond its schema: an observer event, an allowed URL, known operators. */
+  private check(definition: EventSubscriptionData): void {
     const listened = definition.parent ?? definition.name;
     if (!listened.startsWith('observer.'))
       throw InputException.invalidFieldValue(definition.parent ? 'event.parent' : 'event.name', listened);
@@ -32,10 +68,6 @@ export class EventSubscriptionManagement implements EventSubscriptionManagementI
       if (!(RULE_OPERATORS as readonly string[]).includes(rule.operator))
         throw InputException.invalidFieldValue('event.rules.operator', rule.operator);
     }
-    const secret = given ?? generateSecret();
-    await this.repository.save(definition, secret);
-    this.registry.invalidate();
-    return given ? { ...definition, source: 'api' } : { ...definition, source: 'api', secret };
   }
 
   async unsubscribe(name: string): Promise<boolean> {

@@ -28,6 +28,11 @@ export class SubscriptionRepository {
     });
   }
 
+  /** The run-time subscription of that name, or undefined. */
+  async get(name: string): Promise<Subscription | undefined> {
+    return (await this.all()).find((subscription) => subscription.name === name);
+  }
+
   async delete(name: string): Promise<boolean> {
     return (await this.connection.get()(TABLE).where({ name }).delete()) > 0;
   }
