@@ -36,6 +36,15 @@ const REWRITTEN: Record<string, string> = {
   ['Every POST, PUT and DELETE route also answers under `/rest/<scope>/async/V1/...` (one request) and ' +
   '`/rest/<scope>/async/bulk/V1/...` (a JSON array of up to 1000 requests, path parameters spelled `by<Param>`), ' +
   'with HTTP 202 and a `bulk_uuid`;']: 'docs/web-api.md: the same, up to 10,000 (BULK_MAX_OPERATIONS) since issue 20',
+  // Issue 26 lists every departure from Adobe's webhooks and events one by one under the same heading.
+  "Adobe's semantics, with the differences listed in docs/webhooks-and-events.md:":
+    "docs/magento-differences.md#webhooks: Adobe's references, the departures listed one by one",
+  'every call is signed (Standard Webhooks;': 'docs/magento-differences.md#webhooks: "Every call is signed"',
+  ["`webhooks.xml` hooks need a `secret`), plugin before hooks run outside the request's transaction, changed " +
+  'arguments are validated again, and the ACL resources are `Dispensary_Webhooks::webhooks_*`.']:
+    'docs/magento-differences.md#webhooks: "Where hooks run" and "Delivery routes"',
+  "Events are delivered to the subscriber's own URL (not Adobe I/O) straight from the outbox table, not through RabbitMQ.":
+    'docs/magento-differences.md#webhooks: "Events go to your destination" (through the queue since issue 21)',
 };
 
 /** Old code block lines changed on the move (normalized), and why. */

@@ -311,7 +311,8 @@ describe('Webhooks: synchronous hooks on Add Items', function () {
         }
         if (call.path === '/second') {
           secondArrived();
-          return { json: { op: 'success' } };
+          // The same path as /first's change: the higher priority's (/first, 20) is kept.
+          return { json: { op: 'replace', path: 'recommendation/items/0/qty', value: 9 } };
         }
         const qty = bodies['/third']!.recommendation.items[0]!.qty;
         return { json: { op: 'replace', path: 'recommendation/items/0/note', value: `third saw qty ${qty}` } };

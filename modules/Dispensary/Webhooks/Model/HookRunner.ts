@@ -35,8 +35,8 @@ type Outcome = { operations: Operation[]; outcome: string } | { failure: string 
 /**
  * Runs the hooks of one webhook method and type on a payload, as Adobe's webhooks do: the batches
  * one after another in `batch_order`, each seeing the payload as the batches before it changed it;
- * the hooks of one batch in parallel, on the same payload, their answers' changes then applied by
- * priority (highest first). An `exception` answer (its message, else the hook's
+ * the hooks of one batch in parallel, on the same payload, their answers' changes then merged by
+ * priority (where two change one path, the higher priority's change is kept). An `exception` answer (its message, else the hook's
  * `fallback_error_message`, else a default), or a failure of a `required` hook (Adobe's default),
  * fails the whole call (LocalizedException: 400 at the web API) and no later batch is called; an
  * optional hook that fails is logged and skipped.
@@ -93,7 +93,7 @@ export class HookRunner {
       }
       return { hook: called[index]!, answer: result.value };
     });
-    // Highest priority first: its veto wins, and its changes are applied first.
+    // Highest priority first: its veto's message is the one answered.
     answers.sort((a, b) => b.hook.priority - a.hook.priority);
     for (const { hook, answer } of answers) {
       if ('failure' in answer) {
@@ -104,7 +104,8 @@ export class HookRunner {
       if (veto) throw new LocalizedException(exceptionMessage(veto, hook));
     }
     let changed = payload;
-    for (const { hook, answer } of answers) {
+    // Lowest priority first: where two hooks change one path, the higher priority's change is the one kept.
+    for (const { hook, answer } of [...answers].reverse()) {
       if ('failure' in answer) continue;
       for (const operation of answer.operations) {
         if (operation.op === 'success') continue;
