@@ -87,12 +87,14 @@ describe("Webhooks: Adobe's semantics", function () {
     });
   });
 
-  it('should accept `{env:NAME}` in a URL and read it when the hook is called', async () => {
+  it('should accept `{env:NAME}` in a URL and a header, and read them when the hook is called', async () => {
     delete process.env.ADOBE_SEMANTICS_HOOK_BASE;
+    process.env.ADOBE_SEMANTICS_TOKEN = 'token-from-env';
     await w.subscribe({
       url: '{env:ADOBE_SEMANTICS_HOOK_BASE}/check',
       secret: SECRET,
       fallback_error_message: 'No URL.',
+      headers: [{ name: 'Authorization', value: 'Bearer {env:ADOBE_SEMANTICS_TOKEN}' }],
     });
     // Unset: the call fails as any failure of a required hook does, and is logged without a URL.
     const unset = await w.d.add(r.recommendation_id, { recommendation: { items: [{ sku: 'S-2', qty: 1 }] } });
@@ -104,6 +106,21 @@ describe("Webhooks: Adobe's semantics", function () {
     process.env.ADOBE_SEMANTICS_HOOK_BASE = receiver.url('').replace(/\/$/, '');
     ok(await w.d.add(r.recommendation_id, { recommendation: { items: [{ sku: 'S-2', qty: 1 }] } }));
     expect(receiver.received.map((call) => call.path)).to.deep.equal(['/check']);
+    expect(receiver.received[0]!.headers.authorization).to.equal('Bearer token-from-env');
+    delete process.env.ADOBE_SEMANTICS_TOKEN;
+  });
+
+  it("should refuse Adobe's context_* fields and rules at subscription (nothing here to read them from)", async () => {
+    const field = await w.subscribeRaw({
+      webhook_method: 'observer.dispensary_recommendation_items_add_after',
+      webhook_type: 'after',
+      batch_name: 'b',
+      hook_name: 'h',
+      url: receiver.url(),
+      fields: [{ name: 'store', source: 'context_store.get_store.get_id' }],
+    });
+    expect(field.status).to.equal(400);
+    expect(JSON.stringify(field.body)).to.include('context_store.get_store.get_id');
   });
 
   it('should send x-adobe-commerce-request-id: the id of the request the hook belongs to', async () => {

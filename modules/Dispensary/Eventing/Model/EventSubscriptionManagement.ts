@@ -3,7 +3,7 @@ import type {
   EventSubscriptionData,
   EventSubscriptionManagementInterface,
 } from '../Api/EventSubscriptionManagementInterface.js';
-import { generateSecret, RULE_OPERATORS } from '../../Webhooks/Api/payloadFilters.js';
+import { generateSecret, isContextPath, RULE_OPERATORS } from '../../Webhooks/Api/payloadFilters.js';
 import { SubscriptionRegistry } from './SubscriptionRegistry.js';
 import { SubscriptionRepository } from './SubscriptionRepository.js';
 
@@ -68,6 +68,12 @@ export class EventSubscriptionManagement implements EventSubscriptionManagementI
       if (!(RULE_OPERATORS as readonly string[]).includes(rule.operator))
         throw InputException.invalidFieldValue('event.rules.operator', rule.operator);
     }
+    // Adobe's context_* values are Magento's PHP objects: absent here, refused rather than sent empty.
+    for (const field of definition.fields)
+      if (isContextPath(field.source ?? field.name))
+        throw InputException.invalidFieldValue('event.fields.source', field.source ?? field.name);
+    for (const rule of definition.rules)
+      if (isContextPath(rule.field)) throw InputException.invalidFieldValue('event.rules.field', rule.field);
   }
 
   async unsubscribe(name: string): Promise<boolean> {

@@ -5,6 +5,7 @@ export type { SignedRequest, WebhookTransport } from '../Model/WebhookTransport.
 export { generateSecret } from '../Model/Signature.js';
 /** Adobe's `<fields>`, `<rules>` (both forms) and `<headers>` of webhooks.xml and io_events.xml, merged as Magento merges XML. */
 export {
+  isContextPath,
   mergedValues,
   mergeXmlFields,
   mergeXmlRules,

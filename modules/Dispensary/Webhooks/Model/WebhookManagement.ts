@@ -11,6 +11,7 @@ import type { SubscribedWebhook, WebhookData, WebhookManagementInterface } from 
 import { hasEnvPlaceholder } from './Hook.js';
 import { HookRegistry } from './HookRegistry.js';
 import { RULE_OPERATORS } from './payload.js';
+import { isContextPath } from './xmlFilters.js';
 import { generateSecret } from './Signature.js';
 import { SubscriptionRepository } from './SubscriptionRepository.js';
 import { UrlPolicy } from './UrlPolicy.js';
@@ -41,6 +42,12 @@ export class WebhookManagement implements WebhookManagementInterface {
         throw InputException.invalidFieldValue('webhook.rules.operator', rule.operator);
       }
     }
+    // Adobe's context_* values are Magento's PHP objects: absent here, refused rather than sent empty.
+    for (const field of definition.fields)
+      if (isContextPath(field.source ?? field.name))
+        throw InputException.invalidFieldValue('webhook.fields.source', field.source ?? field.name);
+    for (const rule of definition.rules)
+      if (isContextPath(rule.field)) throw InputException.invalidFieldValue('webhook.rules.field', rule.field);
     const secret = given ?? generateSecret();
     await this.subscriptions.save(definition, secret);
     this.registry.invalidate();

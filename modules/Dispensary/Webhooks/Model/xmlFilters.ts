@@ -32,8 +32,11 @@ export interface XmlHeader {
 /** Entries by identity, in declaration order; `null`: removed by a later declaration. */
 export type Merged<T> = Map<string, T | null>;
 
+/** Whether a field or rule path names one of Adobe's `context_*` values (Magento's PHP objects, absent here). */
+export const isContextPath = (path: string): boolean => /^context_/.test(path);
+
 function refuseContext(path: string, file: string, where: string): void {
-  if (/^context_/.test(path))
+  if (isContextPath(path))
     throw new ConfigError(
       `${file}: <${where}> "${path}": context values (context_*) are not supported here; use a path into the payload`,
     );
