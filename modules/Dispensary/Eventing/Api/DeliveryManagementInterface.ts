@@ -58,9 +58,8 @@ export const DELIVERY_SEARCH_FIELDS: SearchFields = {
   last_error: 'text',
 };
 
-const EVENT_NAME = Joi.string()
-  .pattern(/^[a-z0-9_.]+$/)
-  .max(255);
+/** A subscription name, only compared (an unknown one has no deliveries). */
+const EVENT_NAME = Joi.string().max(255);
 
 export const DeliveryManagementInterface = defineContract<DeliveryManagementInterface>(
   'Dispensary\\Eventing\\Api\\DeliveryManagementInterface',

@@ -67,6 +67,10 @@ export function readWebhooksXml(modules: readonly ModuleDefinition[]): Hook[] {
     checkElement(root, { children: ['method'] }, file, 'config');
     for (const method of root.children) {
       checkElement(method, { required: ['name', 'type'], children: ['hooks'] }, file, 'method');
+      if (method.attrs.type !== 'before' && method.attrs.type !== 'after')
+        throw new ConfigError(`${file}: <method name="${method.attrs.name}">: type must be before or after`);
+      if (method.children.length === 0)
+        throw new ConfigError(`${file}: <method name="${method.attrs.name}"> needs a <hooks> element`);
       for (const group of method.children) {
         checkElement(group, { children: ['batch'] }, file, 'hooks');
         for (const batch of group.children) {

@@ -1,21 +1,22 @@
 /**
- * Adobe's own forms of webhooks.xml and io_events.xml (issue 26, point 2): each example of Adobe's
- * XML references, ported file by file into adobe-examples/ (each file names the page it comes from
+ * Model/WebhooksXml.ts and Eventing's Model/IoEventsXml.ts (through the start-up readers): Adobe's
+ * own forms of webhooks.xml and io_events.xml (issue 26, point 2). Each example of Adobe's XML
+ * references, ported file by file into fixtures/adobe-examples/ (each file names the page it comes from
  * and what was added), is read at start-up as Adobe documents it, or, where this project does not do
  * what the example asks, stops start-up (and every CLI command) naming the file and the element.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { Application, type ApplicationOptions } from '../../../app/bootstrap/Application.js';
-import { PROJECT_ROOT } from '../../../app/bootstrap/paths.js';
-import type { Subscription } from '../../../modules/Dispensary/Eventing/Model/Subscription.js';
-import type { Hook } from '../../../modules/Dispensary/Webhooks/Model/Hook.js';
-import { rulesHold, selectFields } from '../../../modules/Dispensary/Webhooks/Model/payload.js';
-import { ModuleTree, configXml, expectConfigError } from '../../framework/support/moduleTree.js';
-import { PROJECT_MODULE_SOURCES } from '../../support/modules.js';
+import { Application, type ApplicationOptions } from '../../../../app/bootstrap/Application.js';
+import { PROJECT_ROOT } from '../../../../app/bootstrap/paths.js';
+import type { Subscription } from '../../../../modules/Dispensary/Eventing/Model/Subscription.js';
+import type { Hook } from '../../../../modules/Dispensary/Webhooks/Model/Hook.js';
+import { rulesHold, selectFields } from '../../../../modules/Dispensary/Webhooks/Model/payload.js';
+import { ModuleTree, configXml, expectConfigError } from '../../../framework/support/moduleTree.js';
+import { PROJECT_MODULE_SOURCES } from '../../../support/modules.js';
 
-const EXAMPLES = path.join(PROJECT_ROOT, 'test', 'modules', 'Webhooks', 'adobe-examples');
+const EXAMPLES = path.join(PROJECT_ROOT, 'test', 'modules', 'Webhooks', 'fixtures', 'adobe-examples');
 const example = (name: string) => readFileSync(path.join(EXAMPLES, name), 'utf8');
 const SEQUENCE = ['Dispensary_Webhooks', 'Dispensary_Eventing'];
 
@@ -173,6 +174,10 @@ describe("Adobe's webhooks.xml and io_events.xml, example by example", () => {
       await expectStartupError(file, '<rule> of "a": unknown operator "sameAs"');
       withModule('Bad', { 'etc/webhooks.xml': bad('<rule field="a" operator="equal" value="1"/>', '') });
       await expectStartupError(file, 'hook "h" of observer.sales_quote_add_item', 'url is required');
+      withModule('Bad', { 'etc/webhooks.xml': configXml('<method name="observer.a" type="around"><hooks/></method>') });
+      await expectStartupError(file, '<method name="observer.a">: type must be before or after');
+      withModule('Bad', { 'etc/webhooks.xml': configXml('<method name="observer.a" type="before"/>') });
+      await expectStartupError(file, '<method name="observer.a"> needs a <hooks> element');
     });
   });
 
