@@ -147,6 +147,12 @@ describe("Eventing: Adobe's semantics and the delivery routes (db queue)", funct
       ok(await addTwo());
       await drain();
       expect(receiver.received.map((call) => call.verified)).to.deep.equal([true]);
+      // Adobe's body may carry "force" beside the event.
+      const forced = await admin().post('/rest/V1/eventing/eventSubscribe', {
+        event: { name: `${ITEMS_ADDED}.forced`, parent: ITEMS_ADDED, destination: receiver.url('/forced') },
+        force: true,
+      });
+      expect(forced.status, JSON.stringify(forced.body)).to.equal(200);
       const missing = await admin().put('/rest/V1/eventing/eventSubscribe/observer.nobody_subscribed', {
         event: { priority: true },
       });

@@ -24,6 +24,7 @@ export interface EventSubscriptionManagementInterface {
   /** Adds or replaces the subscription of that name; answers it, with its secret when generated (shown once). */
   subscribe(
     event: Partial<EventSubscriptionData> & { secret?: string },
+    force?: boolean,
   ): Promise<EventSubscriptionData & { secret?: string }>;
   /**
    * Adobe's `PUT /V1/eventing/eventSubscribe/:name`: changes a run-time subscription; the fields and
@@ -86,7 +87,11 @@ export const EventSubscriptionManagementInterface = defineContract<EventSubscrip
   'Dispensary\\Eventing\\Api\\EventSubscriptionManagementInterface',
   {
     subscribe: {
-      params: [{ name: 'event', schema: eventSubscriptionSchema.required() }],
+      params: [
+        { name: 'event', schema: eventSubscriptionSchema.required() },
+        // Adobe's `force` (subscribe an event not declared locally): every observer event may be subscribed here.
+        { name: 'force', schema: Joi.boolean() },
+      ],
       description: 'Subscribe an event (Adobe eventing body plus destination); the generated secret is answered once',
     },
     update: {
