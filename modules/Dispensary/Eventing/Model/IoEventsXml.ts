@@ -97,7 +97,7 @@ function checkEvent({ file, attrs, fields, rules }: Declared): Subscription {
         fields: mergedValues(fields),
         rules: mergedValues(rules),
         destination: attrs.destination,
-        priority: parseBooleanAttr(attrs.priority, file, 'priority'),
+        priority: parseBooleanAttr(attrs.priority, file, `event "${attrs.name}": priority`),
         secret: attrs.secret,
       },
       { errors: { wrap: { label: false } } },

@@ -117,7 +117,7 @@ function declareHook(
   );
   if (hook.children.some((c) => c.name === 'developerConsoleOauth'))
     throw new ConfigError(`${file}: ${where}: <developerConsoleOauth> is not supported; send a header instead`);
-  if (parseBooleanAttr(hook.attrs.sslVerification, file, 'sslVerification') === false)
+  if (parseBooleanAttr(hook.attrs.sslVerification, file, `${where}: sslVerification`) === false)
     throw new ConfigError(
       `${file}: ${where}: sslVerification="false" is not supported (certificates are always verified)`,
     );
@@ -127,7 +127,7 @@ function declareHook(
     batch_name: batch.attrs.name!,
     hook_name: hook.attrs.name!,
   });
-  if (parseBooleanAttr(hook.attrs.remove, file, 'remove') === true) {
+  if (parseBooleanAttr(hook.attrs.remove, file, `${where}: remove`) === true) {
     declared.delete(key);
     return;
   }
@@ -176,7 +176,7 @@ function checkHook(hook: Declared): Hook {
         hook_name: attrs.name,
         url: attrs.url,
         priority: number(attrs.priority),
-        required: parseBooleanAttr(attrs.required, file, 'required'),
+        required: parseBooleanAttr(attrs.required, file, `hook "${attrs.name}" of ${hook.method}: required`),
         soft_timeout: number(attrs.softTimeout),
         timeout: number(attrs.timeout),
         method: attrs.method,

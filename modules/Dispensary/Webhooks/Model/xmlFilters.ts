@@ -48,7 +48,7 @@ export function mergeXmlFields(fields: XmlElement, into: Merged<XmlField>, file:
   for (const f of fields.children) {
     checkElement(f, { required: ['name'], optional: ['source', 'remove', 'converter'] }, file, 'field');
     const name = f.attrs.name!;
-    if (parseBooleanAttr(f.attrs.remove, file, 'remove') === true) {
+    if (parseBooleanAttr(f.attrs.remove, file, `<field name="${name}"> remove`) === true) {
       into.set(name, null);
       continue;
     }
@@ -84,7 +84,7 @@ export function readXmlRule(r: XmlElement, file: string): { rule: XmlRule; remov
         ? { field: r.attrs.field!, operator: r.attrs.operator! }
         : { field: r.attrs.field!, operator: r.attrs.operator!, value: r.attrs.value };
   }
-  const remove = parseBooleanAttr(r.attrs.remove, file, 'remove') === true;
+  const remove = parseBooleanAttr(r.attrs.remove, file, `<rule> of "${rule.field}": remove`) === true;
   if (!remove) {
     if (!(RULE_OPERATORS as readonly string[]).includes(rule.operator))
       throw new ConfigError(
@@ -111,7 +111,12 @@ export function mergeXmlHeaders(headers: XmlElement, into: Merged<XmlHeader>, fi
     if (h.attrs.resolver !== undefined)
       throw new ConfigError(`${file}: <header name="${h.attrs.name}">: header resolver classes are not supported`);
     const name = h.attrs.name!;
-    into.set(name, parseBooleanAttr(h.attrs.remove, file, 'remove') === true ? null : { name, value: h.text });
+    into.set(
+      name,
+      parseBooleanAttr(h.attrs.remove, file, `<header name="${name}"> remove`) === true
+        ? null
+        : { name, value: h.text },
+    );
   }
 }
 

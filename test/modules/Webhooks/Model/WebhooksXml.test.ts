@@ -174,6 +174,13 @@ describe("Adobe's webhooks.xml and io_events.xml, example by example", () => {
       await expectStartupError(file, '<rule> of "a": unknown operator "sameAs"');
       withModule('Bad', { 'etc/webhooks.xml': bad('<rule field="a" operator="equal" value="1"/>', '') });
       await expectStartupError(file, 'hook "h" of observer.sales_quote_add_item', 'url is required');
+      withModule('Bad', {
+        'etc/webhooks.xml': bad('<rule field="a" operator="equal" value="1"/>', 'url="https://e.x/" required="yes"'),
+      });
+      await expectStartupError(
+        file,
+        'hook "h" of observer.sales_quote_add_item: required must be true or false, not "yes"',
+      );
       withModule('Bad', { 'etc/webhooks.xml': configXml('<method name="observer.a" type="around"><hooks/></method>') });
       await expectStartupError(file, '<method name="observer.a">: type must be before or after');
       withModule('Bad', { 'etc/webhooks.xml': configXml('<method name="observer.a" type="before"/>') });
