@@ -44,3 +44,12 @@ export function resolveEnvPlaceholders(text: string, env: NodeJS.ProcessEnv = pr
 
 /** Whether a URL or header value carries an `{env:NAME}` placeholder. */
 export const hasEnvPlaceholder = (text: string): boolean => /\{env:[A-Za-z_][A-Za-z0-9_]*\}/.test(text);
+
+/** What a listed header value reads: the docs tell integrators to put credentials in `headers`. */
+export const MASKED_HEADER_VALUE = '******';
+
+/** The hook as anyone may list it: no secret, header names kept and their values masked. */
+export function listedHook(hook: Hook): WebhookData & { source: string } {
+  const { secret: _secret, ...listed } = hook;
+  return { ...listed, headers: hook.headers.map(({ name }) => ({ name, value: MASKED_HEADER_VALUE })) };
+}

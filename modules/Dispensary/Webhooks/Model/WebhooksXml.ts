@@ -37,6 +37,7 @@ import {
 
 import { webhookSchema, type WebhookData } from '../Api/WebhookManagementInterface.js';
 import { hookKey, type Hook } from './Hook.js';
+import { carriesCredentials } from './hookNames.js';
 import {
   mergedValues,
   mergeXmlFields,
@@ -161,6 +162,8 @@ function checkHook(hook: Declared): Hook {
     throw new ConfigError(`${where}: {config:...} placeholders are not supported in url; use {env:NAME}`);
   const secret = attrs.secret;
   if (!secret) throw new ConfigError(`${where}: needs a signing secret (secret="env:NAME" or secret="whsec_...")`);
+  if (carriesCredentials(hook.method))
+    throw new ConfigError(`${where}: this method's arguments or answer are credentials and cannot be hooked`);
   const { value, error } = webhookSchema
     .keys({
       secret: Joi.string()
