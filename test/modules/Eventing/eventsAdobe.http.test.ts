@@ -41,8 +41,8 @@ describe("Eventing: Adobe's semantics and the delivery routes (db queue)", funct
       new Registry(),
       w.d.t.app.get<EventQueue>('Dispensary\\Eventing\\Model\\EventQueue'),
       w.d.t.app.get<OutboxRelay>('Dispensary\\Eventing\\Model\\OutboxRelay'),
-      maxAttempts,
-      20,
+      // maxAttempts attempts, 20 ms apart.
+      Array.from({ length: maxAttempts - 1 }, () => 20),
       1000,
       2000,
       10,
@@ -140,7 +140,10 @@ describe("Eventing: Adobe's semantics and the delivery routes (db queue)", funct
           rules: [{ field: 'recommendation.store_id', operator: 'notEmpty' }],
           destination: receiver.url('/events'),
           priority: true,
+          format: 'standardwebhooks',
           source: 'api',
+          status: 'enabled',
+          status_reason: null,
         },
       ]);
       // The secret was kept: the next delivery still verifies with it.

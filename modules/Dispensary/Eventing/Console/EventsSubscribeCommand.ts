@@ -1,10 +1,13 @@
 import { collect, inject, injectable } from '#framework';
 import type { CommandDefinition, CommandInput, ConsoleCommand, Print } from '#framework';
-import { EventSubscriptionManagementInterface } from '../Api/EventSubscriptionManagementInterface.js';
+import {
+  EventSubscriptionManagementInterface,
+  type EventSubscriptionData,
+} from '../Api/EventSubscriptionManagementInterface.js';
 
 /**
  * `events:subscribe <name> --destination <url> [--parent <event>] [--fields <path> ...]
- * [--rules 'field|operator|value' ...] [--secret <whsec>] [--priority]`: Adobe's spellings
+ * [--rules 'field|operator|value' ...] [--secret <whsec>] [--priority] [--format standardwebhooks|cloudevents]`: Adobe's spellings
  * (`--fields` once per field, or as Adobe's JSON `{"name": "..", "source": ".."}`; `--rules` with `|`;
  * `-d`, `-p`, and `-f`/`--force`, accepted and without effect: every observer event may be
  * subscribed here). `--field` and `--rule field:operator:value` are this project's older spellings.
@@ -34,6 +37,11 @@ export class EventsSubscribeCommand implements ConsoleCommand {
       { flags: '--secret <whsec>', description: 'the signing secret (default: generated and printed once)' },
       { flags: '-p, --priority', description: 'deliver through the priority queue, ahead of the others' },
       { flags: '-f, --force', description: "Adobe's; accepted, without effect (any observer event may be subscribed)" },
+      {
+        flags: '--format <format>',
+        description:
+          'the envelope: standardwebhooks ({type, timestamp, data}; default) or cloudevents (CloudEvents 1.0)',
+      },
     ],
   };
 
@@ -57,6 +65,7 @@ export class EventsSubscribeCommand implements ConsoleCommand {
       fields,
       rules,
       priority: options.priority === true,
+      ...(options.format !== undefined ? { format: String(options.format) as EventSubscriptionData['format'] } : {}),
       ...(options.secret ? { secret: String(options.secret) } : {}),
     });
     print(`Subscribed ${saved.name} -> ${saved.destination}`);

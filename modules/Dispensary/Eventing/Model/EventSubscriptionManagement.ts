@@ -1,7 +1,8 @@
 import { inject, injectable, InputException, NoSuchEntityException } from '#framework';
-import type {
-  EventSubscriptionData,
-  EventSubscriptionManagementInterface,
+import {
+  EVENT_FORMATS,
+  type EventSubscriptionData,
+  type EventSubscriptionManagementInterface,
 } from '../Api/EventSubscriptionManagementInterface.js';
 import { generateSecret, isContextPath, RULE_OPERATORS } from '../../Webhooks/Api/payloadFilters.js';
 import { SubscriptionRegistry } from './SubscriptionRegistry.js';
@@ -23,7 +24,8 @@ export class EventSubscriptionManagement implements EventSubscriptionManagementI
   async subscribe(
     event: Partial<EventSubscriptionData> & { secret?: string },
   ): Promise<EventSubscriptionData & { secret?: string }> {
-    const { secret: given, ...definition } = event as EventSubscriptionData & { secret?: string };
+    const { secret: given, ...givenDefinition } = event as EventSubscriptionData & { secret?: string };
+    const definition = { ...givenDefinition, format: givenDefinition.format ?? 'standardwebhooks' };
     this.check(definition);
     const secret = given ?? generateSecret();
     await this.repository.save(definition, secret);
@@ -37,9 +39,9 @@ export class EventSubscriptionManagement implements EventSubscriptionManagementI
   ): Promise<EventSubscriptionData> {
     const { secret: given, name: named, source: _source, ...changes } = event;
     if (named !== undefined && named !== name) throw InputException.invalidFieldValue('event.name', named);
-    const existing = await this.repository.get(name);
+    const existing = await this.repository.byName(name);
     if (!existing) throw NoSuchEntityException.singleField('name', name);
-    const { secret, source: _was, ...current } = existing;
+    const { secret, source: _was, disabled: _disabled, ...current } = existing;
     const byName = new Map(current.fields.map((field) => [field.name, field]));
     for (const field of changes.fields ?? []) byName.set(field.name, field);
     const byRule = new Map(current.rules.map((rule) => [`${rule.field}\n${rule.operator}`, rule]));
@@ -49,6 +51,7 @@ export class EventSubscriptionManagement implements EventSubscriptionManagementI
       ...(changes.parent !== undefined ? { parent: changes.parent } : {}),
       ...(changes.destination !== undefined ? { destination: changes.destination } : {}),
       ...(changes.priority !== undefined ? { priority: changes.priority } : {}),
+      ...(changes.format !== undefined ? { format: changes.format } : {}),
       fields: [...byName.values()],
       rules: [...byRule.values()],
     };
@@ -60,6 +63,8 @@ export class EventSubscriptionManagement implements EventSubscriptionManagementI
 
   /** What a subscription must be beyond its schema: an observer event, an allowed URL, known operators. */
   private check(definition: EventSubscriptionData): void {
+    if (!(EVENT_FORMATS as readonly string[]).includes(definition.format))
+      throw InputException.invalidFieldValue('event.format', definition.format);
     const listened = definition.parent ?? definition.name;
     if (!listened.startsWith('observer.'))
       throw InputException.invalidFieldValue(definition.parent ? 'event.parent' : 'event.name', listened);
@@ -83,6 +88,10 @@ export class EventSubscriptionManagement implements EventSubscriptionManagementI
   }
 
   async getList(): Promise<EventSubscriptionData[]> {
-    return (await this.registry.all()).map(({ secret: _secret, ...subscription }) => subscription);
+    return (await this.registry.all()).map(({ secret: _secret, disabled, ...subscription }) => ({
+      ...subscription,
+      status: disabled ? 'disabled' : 'enabled',
+      status_reason: disabled?.reason ?? null,
+    }));
   }
 }

@@ -53,7 +53,7 @@ export function readIoEventsXml(modules: readonly ModuleDefinition[]): Subscript
         event,
         {
           required: ['name'],
-          optional: ['destination', 'secret', 'parent', 'priority'],
+          optional: ['destination', 'secret', 'parent', 'priority', 'format'],
           children: ['fields', 'rules'],
         },
         file,
@@ -98,6 +98,7 @@ function checkEvent({ file, attrs, fields, rules }: Declared): Subscription {
         rules: mergedValues(rules),
         destination: attrs.destination,
         priority: parseBooleanAttr(attrs.priority, file, `event "${attrs.name}": priority`),
+        format: attrs.format,
         secret: attrs.secret,
       },
       { errors: { wrap: { label: false } } },
