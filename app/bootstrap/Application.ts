@@ -5,8 +5,7 @@
  *   1. loadConfiguration  the deployment settings, the modules in load order, their merged etc/*.xml
  *   2. openResources      the database pool, the queue, the shared state (each connects on use)
  *   3. buildContainer     every named class imported, the object manager, observers, data interfaces
- *   4. checkRoutes        each webapi.xml route checked against its contract; then the modules'
- *                         checks of their own etc/*.xml (Framework\Config\ConfigurationCheckList)
+ *   4. checkRoutes        each webapi.xml route checked against its contract
  *   -- Application.create stops here; the CLI and tests take it from there --
  *   5. upgradeDatabase    migrations, then data installers (app.setupUpgrade())
  *   6. serve              the HTTP server listening (startServer.ts, for app/bin/server.ts)
@@ -17,7 +16,6 @@ import type express from 'express';
 import type { Knex } from 'knex';
 import type { Registry } from 'prom-client';
 import type { AclResource } from '../framework/config/AclConfig.js';
-import { CONFIGURATION_CHECK_LIST, type ConfigurationCheckList } from '../framework/config/ConfigurationCheckList.js';
 import type { Area } from '../framework/config/Area.js';
 import type { DiConfig } from '../framework/config/DiConfig.js';
 import type { RouteDefinition } from '../framework/config/WebapiConfig.js';
@@ -56,8 +54,6 @@ export class Application implements HttpAppDeps, RouteTargetSources, UpgradeSubj
     try {
       const container = await buildContainer(configuration, resources, options);
       const routes = checkRoutes(configuration, container);
-      if (container.objectManager.isBound(CONFIGURATION_CHECK_LIST))
-        container.objectManager.get<ConfigurationCheckList>(CONFIGURATION_CHECK_LIST).run();
       return new Application(configuration, resources, container, routes);
     } catch (error) {
       await closeResources(resources);

@@ -86,6 +86,7 @@ export {
   type Print,
 } from './console/ConsoleCommand.js';
 export type { DataInstaller } from './setup/DataInstallerList.js';
+export type { ConfigReader } from './config/ConfigReaderList.js';
 export { StoreResolverInterface } from './store/StoreResolverInterface.js';
 export {
   AuthorizationInterface,
@@ -134,7 +135,6 @@ export {
   type ServiceCall,
 } from './webapi/ServiceCallHooks.js';
 export type { DispatchHook } from './event/DispatchHookList.js';
-export type { ConfigurationCheck } from './config/ConfigurationCheckList.js';
 /** For modules that read an etc/*.xml of their own (webhooks.xml, io_events.xml) with the runtime's strictness. */
 export { ConfigError, checkElement, parseBooleanAttr, parseXmlFile, type XmlElement } from './xml/xml.js';
 export { readModuleXmlFiles, type ModuleXmlFile } from './config/moduleXmlFiles.js';

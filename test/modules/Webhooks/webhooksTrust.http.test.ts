@@ -127,6 +127,24 @@ describe('Webhooks and events: a receiver and a subscriber stay within the data 
       expect(skus(res)).to.deep.equal(['T-1', 'T-2']);
       expect(receiver.received[0]!.body).to.deep.equal({ r: { items: [{ sku: 'T-2', qty: 2 }] } });
     });
+
+    it("a hook's items[] fields never write into the payload they copy from either", async () => {
+      await w.subscribe({
+        url: receiver.url(),
+        secret: SECRET,
+        fields: [
+          { name: 'r', source: 'recommendation' },
+          { name: 'r.items[].injected', source: 'recommendation.items[].sku' },
+          { name: 'skus[].sku', source: 'recommendation.items[].sku' },
+        ],
+      });
+      const res = ok(await w.d.add(r.recommendation_id, { recommendation: { items: [{ sku: 'T-2', qty: 2 }] } }));
+      expect(skus(res)).to.deep.equal(['T-1', 'T-2']);
+      expect(receiver.received[0]!.body).to.deep.equal({
+        r: { items: [{ sku: 'T-2', qty: 2 }] },
+        skus: [{ sku: 'T-2' }],
+      });
+    });
   });
 
   describe('subscribing', () => {
@@ -142,6 +160,18 @@ describe('Webhooks and events: a receiver and a subscriber stay within the data 
         'a field source through __proto__',
         { fields: [{ name: 'x', source: 'recommendation.__proto__' }] },
         'fields[0].source',
+        'own properties',
+      ],
+      [
+        "Adobe's items[] form through __proto__",
+        { fields: [{ name: 'items[].sku', source: 'recommendation.__proto__[].sku' }] },
+        'fields[0].source',
+        'own properties',
+      ],
+      [
+        "Adobe's items[] form naming an inherited property of the elements",
+        { fields: [{ name: 'items[].constructor' }] },
+        'fields[0].name',
         'own properties',
       ],
       [
@@ -190,6 +220,11 @@ describe('Webhooks and events: a receiver and a subscriber stay within the data 
       ['a header value with NUL', { headers: [{ name: 'x-key', value: 'a\u0000b' }] }, 'headers[0].value'],
       ['a header the service sets', { headers: [{ name: 'Content-Length', value: '1' }] }, 'headers[0].name'],
       ['the signature header', { headers: [{ name: 'webhook-signature', value: 'v1,x' }] }, 'headers[0].name'],
+      [
+        "Adobe's request id header (the service sets it)",
+        { headers: [{ name: 'x-adobe-commerce-request-id', value: 'x' }] },
+        'headers[0].name',
+      ],
     ];
 
     for (const [what, settings, field, reason] of refusals) {
@@ -255,6 +290,28 @@ describe('Webhooks and events: a receiver and a subscriber stay within the data 
       expect(rule.code).to.not.equal(0);
       expect(rule.err.join('\n')).to.include('event.rules[0].value');
       expect(await eventRows()).to.equal(0);
+    });
+
+    it("PUT /V1/eventing/eventSubscribe/:name (Adobe's update) should refuse what subscribing refuses, changing nothing", async () => {
+      const admin = (req: request.Test) => req.set('Authorization', `Bearer ${w.adminToken}`);
+      const created = await admin(request(w.d.http).post('/rest/V1/eventing/eventSubscribe')).send({
+        event: { name: ITEMS_ADDED, destination: receiver.url('/events'), fields: [{ name: 'added' }] },
+      });
+      expect(created.status, JSON.stringify(created.body)).to.equal(200);
+      for (const [event, field] of [
+        [{ fields: [{ name: 'added[].__proto__' }] }, 'event.fields[1].name'],
+        [{ rules: [{ field: 'added', operator: 'regex', value: '/(a)\\1/' }] }, 'event.rules[0].value'],
+      ] as const) {
+        const res = await admin(request(w.d.http).put(`/rest/V1/eventing/eventSubscribe/${ITEMS_ADDED}`)).send({
+          event,
+        });
+        expect(res.status, JSON.stringify(res.body)).to.equal(400);
+        expect(res.body.parameters).to.include({ fieldName: field });
+      }
+      const list = await admin(request(w.d.http).get('/rest/V1/eventing/getEventSubscriptions'));
+      expect(list.body.map((e: { fields: unknown; rules: unknown }) => [e.fields, e.rules])).to.deep.equal([
+        [[{ name: 'added' }], []],
+      ]);
     });
 
     it('should refuse a ttl beyond an hour (1e12 and 3601) and take 3600', async () => {

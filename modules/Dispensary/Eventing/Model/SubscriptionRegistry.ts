@@ -1,10 +1,10 @@
-import { FrameworkServices, inject, injectable, type ConfigurationCheck, type ModuleDefinition } from '#framework';
-import { readIoEventsXml } from './IoEventsXml.js';
+import { inject, injectable } from '#framework';
+import { IoEventsXmlConfig } from './IoEventsXmlConfig.js';
 import { sourceEvent, withDefaults, type Subscription } from './Subscription.js';
 import { SubscriptionRepository } from './SubscriptionRepository.js';
 
 /**
- * io_events.xml (read once: files change only with a restart) and the run-time subscriptions
+ * io_events.xml (read once, at start-up: files change only with a restart) and the run-time subscriptions
  * (`event_subscription`), which are read from the database every time, never from a cache: who
  * receives an event is decided from committed state (issue 26). The outbox hook reads them inside
  * the change's transaction, so an event is recorded for exactly the subscriptions committed before
@@ -12,11 +12,11 @@ import { SubscriptionRepository } from './SubscriptionRepository.js';
  * removed (or disabled) after the event receives nothing once that commits.
  */
 @injectable()
-export class SubscriptionRegistry implements ConfigurationCheck {
+export class SubscriptionRegistry {
   private xml?: Subscription[];
 
   constructor(
-    @inject(FrameworkServices.ModuleList) private readonly modules: readonly ModuleDefinition[],
+    @inject('Dispensary\\Eventing\\Model\\IoEventsXmlConfig') private readonly xmlConfig: IoEventsXmlConfig,
     @inject('Dispensary\\Eventing\\Model\\SubscriptionRepository') private readonly repository: SubscriptionRepository,
   ) {}
 
@@ -47,16 +47,12 @@ export class SubscriptionRegistry implements ConfigurationCheck {
     await this.repository.disable(name, reason);
   }
 
-  /** At start-up (Framework\Config\ConfigurationCheckList): a mistake in an io_events.xml stops it. */
-  checkConfiguration(): void {
-    this.fromXml();
-  }
-
   /** Nothing is cached any more but io_events.xml; kept for callers that announce a change. */
   invalidate(): void {}
 
   private fromXml(): Subscription[] {
-    this.xml ??= readIoEventsXml(this.modules).map((subscription) => withDefaults(subscription));
+    // Read and checked at start-up (ConfigReaderList), so a mistake never reaches a request.
+    this.xml ??= this.xmlConfig.read().map((subscription) => withDefaults(subscription));
     return this.xml;
   }
 

@@ -4,3 +4,13 @@ export { filterProblem, RULE_OPERATORS, rulesHold, selectFields, type SettingPro
 export type { SignedRequest, WebhookTransport } from '../Model/WebhookTransport.js';
 export { generateSecret } from '../Model/Signature.js';
 export { settingException, xmlElementOf } from '../Model/hookSettings.js';
+/** Adobe's `<fields>`, `<rules>` (both forms) and `<headers>` of webhooks.xml and io_events.xml, merged as Magento merges XML. */
+export {
+  isContextPath,
+  mergedValues,
+  mergeXmlFields,
+  mergeXmlRules,
+  type Merged,
+  type XmlField,
+  type XmlRule,
+} from '../Model/xmlFilters.js';

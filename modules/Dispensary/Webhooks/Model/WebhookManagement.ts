@@ -1,9 +1,17 @@
-import { FrameworkServices, inject, injectable, LocalizedException, type HookPointList } from '#framework';
+import {
+  FrameworkServices,
+  inject,
+  injectable,
+  InputException,
+  LocalizedException,
+  type HookPointList,
+} from '#framework';
 import { carriesCredentials, pluginHookName } from './hookNames.js';
 import type { SubscribedWebhook, WebhookData, WebhookManagementInterface } from '../Api/WebhookManagementInterface.js';
-import { listedHook } from './Hook.js';
+import { hasEnvPlaceholder, listedHook } from './Hook.js';
 import { HookRegistry } from './HookRegistry.js';
 import { hookSettingsProblem, settingException } from './hookSettings.js';
+import { isContextPath } from './xmlFilters.js';
 import { generateSecret } from './Signature.js';
 import { SubscriptionRepository } from './SubscriptionRepository.js';
 import { UrlPolicy } from './UrlPolicy.js';
@@ -22,9 +30,17 @@ export class WebhookManagement implements WebhookManagementInterface {
   async subscribe(webhook: Partial<WebhookData> & { secret?: string }): Promise<SubscribedWebhook> {
     const { secret: given, ...definition } = webhook as WebhookData & { secret?: string };
     await this.checkMethod(definition.webhook_method);
-    this.urls.check(definition.url);
+    // An {env:NAME} URL (Adobe's form) is checked when it is called, with the variable's value.
+    if (!hasEnvPlaceholder(definition.url)) this.urls.check(definition.url);
+    // Paths, operators, RE2 regexes, header names and values (the same check as webhooks.xml's).
     const problem = hookSettingsProblem(definition);
     if (problem) throw settingException('webhook', problem);
+    // Adobe's context_* values are Magento's PHP objects: absent here, refused rather than sent empty.
+    for (const field of definition.fields)
+      if (isContextPath(field.source ?? field.name))
+        throw InputException.invalidFieldValue('webhook.fields.source', field.source ?? field.name);
+    for (const rule of definition.rules)
+      if (isContextPath(rule.field)) throw InputException.invalidFieldValue('webhook.rules.field', rule.field);
     const secret = given ?? generateSecret();
     await this.subscriptions.save(definition, secret);
     this.registry.invalidate();

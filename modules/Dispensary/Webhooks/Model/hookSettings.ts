@@ -24,6 +24,7 @@ export const RESERVED_HEADERS: ReadonlySet<string> = new Set([
   'webhook-id',
   'webhook-signature',
   'webhook-timestamp',
+  'x-adobe-commerce-request-id',
 ]);
 
 /** RFC 9110's token (node's http refuses any other header name). */

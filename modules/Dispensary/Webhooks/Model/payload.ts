@@ -3,7 +3,8 @@
  *   - `rules` (all must hold) decide whether the hook is called; a rule's `field` is a dot path
  *     into the payload;
  *   - `fields` choose what is sent: each `{name, source}` copies the value at `source` (a dot path,
- *     `name` when absent) to `name` (a dot path) of the sent object;
+ *     `name` when absent) to `name` (a dot path) of the sent object; `items[].sku` maps over an
+ *     array and `*` sends the whole payload (pickField, placeField);
  *   - the answer's operations change the payload at a `/`-separated path: `add` (appends to an
  *     array, else sets), `replace`, `remove`.
  *
@@ -43,8 +44,11 @@ export const slashPath = (path: string): string[] => path.split('/').filter((par
 
 /** Why a dot path (`fields`, `source`, a rule's `field`) or slash path (an operation's) is refused; null: it is not. */
 export function pathProblem(path: string, separator: '.' | '/'): string | null {
-  const parts = separator === '.' ? dotPath(path) : slashPath(path);
-  if (parts.length === 0) return 'the path is empty';
+  // A field form's `items[]` segment walks the own property `items` (pickField, placeField).
+  const parts = (separator === '.' ? dotPath(path) : slashPath(path)).map((part) =>
+    separator === '.' ? part.replace(/(\[\])+$/, '') : part,
+  );
+  if (parts.length === 0 || parts.some((part) => part === '')) return 'the path is empty';
   const forbidden = parts.find(isForbiddenSegment);
   if (forbidden !== undefined)
     return `"${forbidden}" is not a property of the data: a path may only name the data's own properties`;
@@ -208,7 +212,7 @@ export function filterProblem(settings: {
 }
 
 export function selectFields(fields: WebhookData['fields'], payload: unknown): unknown {
-  if (fields.length === 0) return payload;
+  if (fields.length === 0 || fields.some(isWholePayloadField)) return payload;
   const out: Json = {};
   // Only objects made here are written into: a value copied from the payload is never changed.
   const made = new Set<object>([out]);
@@ -216,23 +220,83 @@ export function selectFields(fields: WebhookData['fields'], payload: unknown): u
     const source = field.source ?? field.name;
     // Refused at subscription; one stored before is skipped.
     if (pathProblem(source, '.') || pathProblem(field.name, '.')) continue;
-    const value = valueAt(payload, dotPath(source));
+    const value = pickField(payload, source);
     if (value === undefined) continue;
-    const parts = dotPath(field.name);
-    let cursor: Json | undefined = out;
-    for (const part of parts.slice(0, -1)) {
-      let next = ownChild(cursor, part);
-      if (next === undefined) {
-        next = {};
-        made.add(next as object);
-        cursor![part] = next;
-      }
-      cursor = made.has(next as object) ? (next as Json) : undefined;
-      if (!cursor) break; // `a` and `a.b` both named: the first one holds
-    }
-    if (cursor) cursor[parts[parts.length - 1]!] = value;
+    placeField(out, field.name, value, made);
   }
   return out;
+}
+
+/**
+ * Adobe's field forms beyond a plain dot path (kept apart from the path walking above):
+ *   - `*` (io_events.xml, `--fields='*'`): the whole payload;
+ *   - `items[].sku`: `sku` of every element of the array `items` (as an array of objects in the
+ *     sent payload: `{items: [{sku}, {sku}]}`); `[]` may appear more than once.
+ */
+export function isWholePayloadField(field: { name: string; source?: string }): boolean {
+  return field.name === '*' && (field.source === undefined || field.source === '*');
+}
+
+/** The value at a field path, mapping over each `[]` array. */
+export function pickField(root: unknown, path: string): unknown {
+  const at = path.indexOf('[]');
+  if (at < 0) return valueAt(root, dotPath(path));
+  const list = valueAt(root, dotPath(path.slice(0, at)));
+  if (!Array.isArray(list)) return undefined;
+  const rest = path.slice(at + 2).replace(/^\./, '');
+  return rest === '' ? list : list.map((element) => pickField(element, rest));
+}
+
+/**
+ * Sets `value` at a field path of `out`, spreading an array over each `[]` (elements merged by
+ * index). Only objects and arrays made here (`made`) are written into, and only through their own
+ * properties: a value copied from the payload is never changed (`a` and `a.b` both named: the
+ * first one holds), and a forbidden segment (pathProblem) places nothing.
+ */
+export function placeField(out: Json, path: string, value: unknown, made: Set<object> = new Set([out])): void {
+  const at = path.indexOf('[]');
+  const head = dotPath(at < 0 ? path : path.slice(0, at));
+  if (head.length === 0 || head.some(isForbiddenSegment)) return;
+  let cursor = out;
+  for (const part of head.slice(0, -1)) {
+    let next = ownChild(cursor, part);
+    if (next === undefined) {
+      next = {};
+      made.add(next as object);
+      cursor[part] = next;
+    }
+    if (next === null || typeof next !== 'object' || Array.isArray(next) || !made.has(next)) return;
+    cursor = next as Json;
+  }
+  const last = head[head.length - 1]!;
+  if (at < 0) {
+    cursor[last] = value;
+    return;
+  }
+  if (!Array.isArray(value)) return;
+  const rest = path.slice(at + 2).replace(/^\./, '');
+  if (rest === '') {
+    cursor[last] = value;
+    return;
+  }
+  let target = ownChild(cursor, last);
+  if (target === undefined) {
+    target = [];
+    made.add(target as object);
+    cursor[last] = target;
+  }
+  if (!Array.isArray(target) || !made.has(target)) return;
+  const list: unknown[] = target;
+  value.forEach((element, index) => {
+    let slot: unknown = list[index];
+    if (slot === undefined) {
+      slot = {};
+      made.add(slot as object);
+      list[index] = slot;
+    }
+    if (slot === null || typeof slot !== 'object' || Array.isArray(slot) || !made.has(slot)) return;
+    if (element !== undefined) placeField(slot as Json, rest, element, made);
+  });
 }
 
 export interface Operation {

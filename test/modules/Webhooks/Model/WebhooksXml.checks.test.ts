@@ -109,6 +109,24 @@ describe('Webhooks and events: webhooks.xml and io_events.xml are checked at sta
       ['ttl must be less than or equal to 3600'],
     ],
     [
+      "a rule in Adobe's element form through __proto__",
+      'webhooks.xml',
+      hookXml('', '<rules><rule><field>recommendation.__proto__.x</field><operator>notEmpty</operator></rule></rules>'),
+      ['<rule> 1 (field "recommendation.__proto__.x")', 'own properties'],
+    ],
+    [
+      "Adobe's items[] field form through constructor",
+      'webhooks.xml',
+      hookXml('', '<fields><field name="items[].sku" source="recommendation.constructor[].sku"/></fields>'),
+      ['<field> 1 (source "recommendation.constructor[].sku")', 'own properties'],
+    ],
+    [
+      "Adobe's request id header (the service sets it)",
+      'webhooks.xml',
+      hookXml('', '<headers><header name="x-adobe-commerce-request-id">x</header></headers>'),
+      ['<header> 1 (name "x-adobe-commerce-request-id")'],
+    ],
+    [
       'an event field through __proto__',
       'io_events.xml',
       eventXml('<fields><field name="__proto__.x"/></fields>'),
@@ -119,6 +137,12 @@ describe('Webhooks and events: webhooks.xml and io_events.xml are checked at sta
       'io_events.xml',
       eventXml('<rules><rule field="a" operator="regex" value="(?&lt;"/></rules>'),
       ['<rule> 1', 'RE2'],
+    ],
+    [
+      "an event rule in Adobe's element form with a lookahead",
+      'io_events.xml',
+      eventXml('<rules><rule><field>added</field><operator>regex</operator><value>/a(?=b)/</value></rule></rules>'),
+      ['<rule> 1 (value "/a(?=b)/")', 'lookaround'],
     ],
   ];
 
