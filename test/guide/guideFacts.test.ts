@@ -1,9 +1,10 @@
 /**
  * What docs/writing-a-module.md says in prose rather than in a tested file: the exceptions a
- * module throws and the status each answers (its table), the caller outside a request, and the
- * timestamp form. Each row of the guide's exception table is built here as the guide writes it.
+ * module throws and the status each answers (its table), the caller outside a request, the
+ * timestamp form, and (docs/reference/di-xml.md) every contract a module may replace by preference.
+ * Each row of the guide's exception table is built here as the guide writes it.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { PROJECT_ROOT } from '../../app/bootstrap/paths.js';
@@ -79,4 +80,38 @@ describe('docs/writing-a-module.md: what the guide says in prose', () => {
     expect(nowTimestamp(new Date('2026-11-27T01:02:03.456Z'))).to.equal('2026-11-27 01:02:03');
     expect(nowTimestamp()).to.match(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
   });
+
+  it('should list every contract the project serves by preference among the services meant to be replaced', () => {
+    const reference = readFileSync(path.join(PROJECT_ROOT, 'docs', 'reference', 'di-xml.md'), 'utf8');
+    const start = reference.indexOf('## Services meant to be replaced');
+    expect(start).to.be.greaterThan(-1);
+    const table = reference.slice(start).split('\n\n')[2]!;
+    const preferences = projectDiXmlFiles().flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/<preference for="([^"]+)"/g)].map((m) => m[1]!),
+    );
+    expect(preferences.length).to.be.greaterThan(20);
+    const missing = preferences.filter((contract) => {
+      const parts = contract.split('\\');
+      // A row names a contract in full, or by its short name after another of its module's.
+      return !(
+        table.includes(contract) ||
+        (table.includes(parts.at(-1)!) && table.includes(parts.slice(0, 2).join('\\')))
+      );
+    });
+    expect(missing).to.deep.equal([]);
+  });
 });
+
+/** etc/di.xml and etc/<area>/di.xml of every module under modules/. */
+function projectDiXmlFiles(): string[] {
+  const out: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir)) {
+      const full = path.join(dir, entry);
+      if (statSync(full).isDirectory()) walk(full);
+      else if (entry === 'di.xml' && full.includes(`${path.sep}etc${path.sep}`)) out.push(full);
+    }
+  };
+  walk(path.join(PROJECT_ROOT, 'modules'));
+  return out;
+}
