@@ -136,6 +136,7 @@ export type { DispatchHook } from './event/DispatchHookList.js';
 /** For modules that read an etc/*.xml of their own (webhooks.xml, io_events.xml) with the runtime's strictness. */
 export { ConfigError, checkElement, parseBooleanAttr, parseXmlFile, type XmlElement } from './xml/xml.js';
 export { readModuleXmlFiles, type ModuleXmlFile } from './config/moduleXmlFiles.js';
+export { needsGlobalCaller, type AclResource } from './config/AclConfig.js';
 export type { ModuleDefinition } from './module/ModuleLoader.js';
 export {
   SharedState,
