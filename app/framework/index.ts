@@ -33,7 +33,8 @@ export function optional(): ParameterDecorator & PropertyDecorator {
 }
 
 export { implementsContract } from './contract/implementsContract.js';
-export { defineDataInterface, type DataInterface } from './contract/DataInterface.js';
+export { defineDataInterface, type DataInterface, type DataInterfaceOptions } from './contract/DataInterface.js';
+export { customAttributesSchema, type AttributeValue, type CustomAttributesOptions } from './api/CustomAttributes.js';
 export {
   EventManagerInterface,
   type Event,
