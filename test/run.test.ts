@@ -24,7 +24,7 @@ async function npmTest(...args: string[]): Promise<Run> {
     ({ stdout, stderr } = await promisify(execFile)(
       process.execPath,
       [path.join(DIST_ROOT, 'test', 'run.js'), ...args, '--reporter', 'json'],
-      { cwd: PROJECT_ROOT },
+      { cwd: PROJECT_ROOT, maxBuffer: 256 * 1024 * 1024 },
     ));
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
@@ -67,6 +67,28 @@ describe('npm test (test/run.ts)', function () {
     const run = await npmTest('test/framework/module/NoSuch.test.ts');
     expect(run.code).to.equal(1);
     expect(run.stderr).to.contain('npm test: no test file matches test/framework/module/NoSuch.test.ts');
+  });
+
+  it("should run the tests a module keeps in its own Test/ folder, given the module's folder, a file or a glob", async () => {
+    const own = 'dist/modules/Acme/RecommendationNotes/Test/Api/practitionerMemo.http.test.js';
+    for (const arg of [
+      'modules/Acme/RecommendationNotes',
+      'modules/Acme/RecommendationNotes/Test/Api/practitionerMemo.http.test.ts',
+      'modules/**/Test/**/*.test.ts',
+    ]) {
+      const run = await npmTest(arg, '--dry-run');
+      expect([run.code, run.files], arg).to.deep.equal([0, [own]]);
+    }
+  });
+
+  it("should run the modules' own tests with the others when given no path", async () => {
+    const run = await npmTest('--dry-run');
+    expect(run.code).to.equal(0);
+    expect(run.files).to.include.members([
+      'dist/modules/Acme/RecommendationNotes/Test/Api/practitionerMemo.http.test.js',
+      MODULE_LOADER,
+    ]);
+    expect(run.files.filter((file) => file.startsWith('dist/test/fixtures/'))).to.deep.equal([]);
   });
 
   it('should not run a compiled test whose TypeScript source is gone', async () => {
