@@ -1,13 +1,18 @@
 /**
- * `npm run bench:startup [-- --runs N]`: what reading the modules' XML costs at start-up, against
- * reading the same configuration compiled to one JSON file (Magento's compiled mode), and the
- * whole start-up (a fresh `node` process up to a built Application, webapi_rest area) for scale.
- * Prints medians; writes nothing. The compiled form here is measured only: start-up still reads
- * the XML (see docs/writing-a-module.md, "setup:di:compile").
+ * `npm run bench:startup [-- --runs N] [-- --no-loop]`: what reading the modules' XML costs at
+ * start-up, against reading the same configuration compiled to one JSON file (Magento's compiled
+ * mode), and the whole start-up (a fresh `node` process up to a built Application, webapi_rest
+ * area) for scale. Prints medians; writes nothing. The compiled form here is measured only:
+ * start-up still reads the XML (see docs/writing-a-module.md, "setup:di:compile").
+ *
+ * Then the developer's loop, end to end as a person types it: `npm run cli -- module:status` with
+ * nothing changed, `npm start` to its first answer, and `npm run build` after a one-line change
+ * to a module's file (the line is taken out again afterwards, and the tree rebuilt).
  */
 import 'reflect-metadata';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { DIST_ROOT, PROJECT_ROOT } from '../app/bootstrap/paths.js';
@@ -23,6 +28,7 @@ import {
 import { loadModules } from '../app/framework/module/ModuleLoader.js';
 
 const runs = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 15;
+const measureLoop = !process.argv.includes('--no-loop');
 const SOURCES = [{ modulesDir: path.join(PROJECT_ROOT, 'modules'), codeDir: path.join(DIST_ROOT, 'modules') }];
 const CONFIG_FILE = path.join(PROJECT_ROOT, 'etc', 'config.json');
 
@@ -69,6 +75,83 @@ function timeMs(fn: () => unknown): number {
   const started = process.hrtime.bigint();
   fn();
   return Number(process.hrtime.bigint() - started) / 1e6;
+}
+
+/** Milliseconds a shell command takes, end to end (npm's own start included). */
+function commandMs(command: string, args: string[]): number {
+  const started = performance.now();
+  execFileSync(command, args, { cwd: PROJECT_ROOT, stdio: 'ignore' });
+  return performance.now() - started;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+/** `npm start` (its build step finding nothing to do) until GET /health first answers, on a new SQLite file. */
+async function startToFirstAnswerMs(databaseDir: string, run: number): Promise<number> {
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawn('npm', ['start', '--silent'], {
+    cwd: PROJECT_ROOT,
+    stdio: 'ignore',
+    detached: true,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: `sqlite:${databaseDir}/start-${run}.sqlite`,
+    },
+  });
+  try {
+    // Bounded: 600 tries of 50 ms.
+    for (let i = 0; i < 600; i++) {
+      const answered = await fetch(`http://127.0.0.1:${port}/health`).then(
+        (res) => res.status > 0,
+        () => false,
+      );
+      if (answered) return performance.now() - started;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error('npm start did not answer within 30 s');
+  } finally {
+    process.kill(-child.pid!, 'SIGKILL');
+  }
+}
+
+/** The developer's loop, medians: the CLI and npm start with nothing to build, a rebuild after a one-line change. */
+async function developerLoop(databaseDir: string): Promise<string[]> {
+  commandMs('npm', ['run', '--silent', 'build']);
+  const cli = Array.from({ length: Math.min(runs, 7) }, () =>
+    commandMs('npm', ['run', '--silent', 'cli', '--', 'module:status']),
+  );
+  const start: number[] = [];
+  for (let i = 0; i < Math.min(runs, 5); i++) start.push(await startToFirstAnswerMs(databaseDir, i));
+  const leaf = path.join(PROJECT_ROOT, 'modules', 'Acme', 'RecommendationNotes', 'Plugin', 'NormaliseItemNotes.ts');
+  const original = readFileSync(leaf, 'utf8');
+  const rebuild: number[] = [];
+  try {
+    for (let i = 0; i < 3; i++) {
+      appendFileSync(leaf, `// bench:startup ${i}\n`);
+      rebuild.push(commandMs('npm', ['run', '--silent', 'build']));
+      writeFileSync(leaf, original);
+    }
+  } finally {
+    writeFileSync(leaf, original);
+    commandMs('npm', ['run', '--silent', 'build']);
+  }
+  return [
+    `The developer's loop, end to end (medians; targets on a quiet machine: CLI < 2 s, rebuild < 10 s):`,
+    `  npm run cli -- module:status, nothing changed:  ${median(cli).toFixed(0)} ms`,
+    `  npm start to the first answer, nothing changed: ${median(start).toFixed(0)} ms`,
+    `  npm run build after a one-line change:          ${median(rebuild).toFixed(0)} ms`,
+  ];
 }
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-startup-'));
@@ -127,6 +210,7 @@ try {
     `  import + Application.create:         ${median(whole).toFixed(0)} ms`,
     `  node start to Application built:     ${median(process_).toFixed(0)} ms`,
   ];
+  if (measureLoop) lines.push(...(await developerLoop(dir)));
   process.stdout.write(`${lines.join('\n')}\n`);
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -1,6 +1,13 @@
 /** `npm run cli -- <command>`: the framework's commands plus those modules add through di.xml. */
 import 'reflect-metadata';
+import { failedBuild } from '../bootstrap/buildState.js';
 import { runCli } from '../cli/Cli.js';
+
+const failed = failedBuild();
+if (failed) {
+  process.stderr.write(`${failed}\n`);
+  process.exit(1);
+}
 
 runCli(process.argv).then(
   (code) => process.exit(code),

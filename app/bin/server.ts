@@ -10,6 +10,7 @@ import 'reflect-metadata';
 import type http from 'node:http';
 import type { Application } from '../bootstrap/Application.js';
 import { readServerSettings } from '../bootstrap/DeploymentConfig.js';
+import { failedBuild } from '../bootstrap/buildState.js';
 import { startServer } from '../bootstrap/startServer.js';
 import { ConfigError } from '../framework/xml/xml.js';
 import { DatabaseStorageError } from '../framework/db/MigrationSource.js';
@@ -21,6 +22,8 @@ const SHUTDOWN_SLACK_MS = 1_000;
 const SIGNAL_EXIT_CODES: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
 
 async function main(): Promise<void> {
+  const failed = failedBuild();
+  if (failed) throw new ConfigError(failed);
   // Start-up phases 1-6 (app/bootstrap/Application.ts): nothing listens before the routes are checked.
   const { app, server } = await startServer({ area: 'webapi_rest' }, { port, host });
   stopOnSignals(app, server);

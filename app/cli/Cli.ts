@@ -8,7 +8,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import pino from 'pino';
-import { Application, type ApplicationOptions } from '../bootstrap/Application.js';
+import type { Application, ApplicationOptions } from '../bootstrap/Application.js';
 import { logLevel, readDeploymentConfig } from '../bootstrap/DeploymentConfig.js';
 import type { CommandList } from '../framework/console/CommandList.js';
 import { addCommand, type ConsoleCommand } from '../framework/console/ConsoleCommand.js';
@@ -17,12 +17,7 @@ import type { ModuleCommandContext } from './commands/ModuleCommandContext.js';
 import { moduleEnableDisableCommands } from './commands/moduleEnableDisable.js';
 import { moduleUninstallCommand } from './commands/moduleUninstall.js';
 import { setupDbStatusCommand } from './commands/setupDbStatus.js';
-import { eventListCommand } from './commands/eventList.js';
 import { moduleStatusCommand } from './commands/moduleStatus.js';
-import { pluginListCommand } from './commands/pluginList.js';
-import { routeListCommand } from './commands/routeList.js';
-import { setupUpgradeCommand } from './commands/setupUpgrade.js';
-import { queueCommands } from './queueCommands.js';
 
 export interface CliIo {
   out: (line: string) => void;
@@ -96,6 +91,23 @@ export async function runCli(argv: string[], io: CliIo = defaultIo, options: App
     for (const command of moduleCommands({ options, logger })) addCommand(program, command, setAction, io.out);
     return parseAndRun(program, argv, io, () => action, readDeploymentConfig(options).developerMode);
   }
+  // Loaded here, not at the top: the module commands above need no container, and loading the
+  // whole application (every framework folder) was most of their start-up time.
+  const [
+    { Application },
+    { eventListCommand },
+    { pluginListCommand },
+    { routeListCommand },
+    { setupUpgradeCommand },
+    { queueCommands },
+  ] = await Promise.all([
+    import('../bootstrap/Application.js'),
+    import('./commands/eventList.js'),
+    import('./commands/pluginList.js'),
+    import('./commands/routeList.js'),
+    import('./commands/setupUpgrade.js'),
+    import('./queueCommands.js'),
+  ]);
   const app = await Application.create({ ...options, area: 'global', logger });
   const extraApps: Application[] = [];
   try {

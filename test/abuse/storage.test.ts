@@ -101,14 +101,30 @@ describe('Abuse: a database that cannot write (SQLite)', function () {
       await app.setupUpgrade();
       await app.close();
       // The directory stays writable (SQLite's -shm/-wal files); the database file does not.
-      chmodSync(dir, 0o777);
       chmodSync(path.join(dir, 'db.sqlite'), 0o444);
     });
     after(() => rmSync(dir, { recursive: true, force: true }));
 
     it('should exit 1 saying the database is read-only (not that migrations are locked)', async () => {
+      // Root writes a 0444 file all the same: as root the server runs in a mount namespace of its
+      // own where the file is a read-only bind mount of itself. Running it as another user instead
+      // needed a checkout that user may read, which a clone under /root or a 0700 folder is not.
       const asRoot = process.getuid?.() === 0;
-      const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'dist', 'app', 'bin', 'server.js')], {
+      const file = path.join(dir, 'db.sqlite');
+      const server = [process.execPath, path.join(PROJECT_ROOT, 'dist', 'app', 'bin', 'server.js')];
+      const [command, ...args] = asRoot
+        ? [
+            'unshare',
+            '--mount',
+            'sh',
+            '-c',
+            'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"',
+            'sh',
+            file,
+            ...server,
+          ]
+        : server;
+      const child = spawn(command!, args, {
         cwd: PROJECT_ROOT,
         env: {
           ...process.env,
@@ -118,7 +134,6 @@ describe('Abuse: a database that cannot write (SQLite)', function () {
           LOG_LEVEL: 'silent',
         },
         stdio: ['ignore', 'ignore', 'pipe'],
-        ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
       });
       let stderr = '';
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

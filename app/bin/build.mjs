@@ -1,0 +1,88 @@
+/**
+ * `npm run build` (also before `npm start`, `npm run cli`, `npm test`): setup:di:compile, then tsc,
+ * and only when a file they read changed since the last build that passed.
+ *
+ * Plain JavaScript on purpose: it runs before anything is compiled, and starting tsx for a check
+ * that usually finds nothing to do would cost most of the CLI's start.
+ *
+ * The check is a fingerprint (path, size and mtime of every file and folder under the sources, the
+ * package lock included) kept in dist/.build-fingerprint by the last build that passed. A folder's
+ * mtime changes when a file in it is added or removed, so deletions count too. `--force` builds
+ * whatever the fingerprint says.
+ *
+ * A build that fails leaves dist/.build-failed, which app/bin/server.ts and app/bin/cli.ts refuse to
+ * start on: tsc emits nothing on an error (noEmitOnError), and the old dist/ must not run the XML
+ * that the failed build refused either.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const FINGERPRINT = path.join(root, 'dist', '.build-fingerprint');
+const BUILD_FAILED = path.join(root, 'dist', '.build-failed');
+
+/** What the build reads: source folders walked whole, single files at the top. */
+const SOURCE_DIRS = ['app', 'modules', 'test', 'bench', 'etc'];
+const SOURCE_FILES = ['package.json', 'package-lock.json', 'tsconfig.json', 'knexfile.ts'];
+/** Never inputs: the build's own output and what tests and the service write while they run. */
+const SKIPPED = new Set(['node_modules', 'dist', 'generated', 'var', '.git']);
+
+function fingerprint() {
+  const hash = createHash('sha256');
+  const add = (relative) => {
+    const stat = statSync(path.join(root, relative), { throwIfNoEntry: false });
+    hash.update(stat ? `${relative}\0${stat.size}\0${stat.mtimeMs}\n` : `${relative}\0-\n`);
+    return stat;
+  };
+  const walk = (relative) => {
+    const stat = add(relative);
+    if (!stat?.isDirectory()) return;
+    for (const entry of readdirSync(path.join(root, relative)).sort()) {
+      if (!SKIPPED.has(entry)) walk(`${relative}/${entry}`);
+    }
+  };
+  SOURCE_DIRS.forEach(walk);
+  SOURCE_FILES.forEach(add);
+  // An installed package that is a module (or the runtime's own dependencies) changes the build too.
+  add('node_modules/.package-lock.json');
+  return hash.digest('hex');
+}
+
+function run(command, args, quiet) {
+  const result = spawnSync(command, args, { cwd: root, stdio: ['ignore', 'inherit', quiet ? 'pipe' : 'inherit'] });
+  // Quiet keeps errors: a failing step's stderr is printed, a passing step's is not.
+  if (quiet && result.status !== 0 && result.stderr) process.stderr.write(result.stderr);
+  return result.status ?? 1;
+}
+
+function build({ force, quiet }) {
+  const current = fingerprint();
+  const last = existsSync(FINGERPRINT) ? readFileSync(FINGERPRINT, 'utf8') : '';
+  if (!force && last === current && !existsSync(BUILD_FAILED)) return 0;
+
+  rmSync(FINGERPRINT, { force: true });
+  const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+  const diCompile = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts['setup:di:compile'];
+  const [tool, ...args] = diCompile.split(/\s+/);
+  const status = run(bin(tool), args, quiet) || run(bin('tsc'), ['-p', 'tsconfig.json'], false);
+  mkdirSync(path.dirname(FINGERPRINT), { recursive: true });
+  if (status !== 0) {
+    writeFileSync(BUILD_FAILED, `The last build failed (exit ${status}): run npm run build and fix what it names.\n`);
+    return status;
+  }
+  rmSync(BUILD_FAILED, { force: true });
+  // Taken again: the build itself must not count as a change (nothing it writes is walked, but a
+  // file saved while tsc ran must make the next build run).
+  writeFileSync(FINGERPRINT, current === fingerprint() ? current : '');
+  return 0;
+}
+
+const argv = process.argv.slice(2);
+process.exitCode = build({
+  force: argv.includes('--force'),
+  // `npm run --silent ...` says so through npm_config_loglevel; --quiet says it directly.
+  quiet: argv.includes('--quiet') || process.env.npm_config_loglevel === 'silent',
+});
