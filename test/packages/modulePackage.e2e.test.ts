@@ -330,12 +330,17 @@ const RUN =
       const text = readFileSync(types, 'utf8');
       // As if the author had typed the request as the item list itself: the package's own build cannot
       // know (only etc/di.xml ties the plugin to addItems); setup:di:compile + tsc in the project do.
+      // (--force: the build's fingerprint sees installs through node_modules/.package-lock.json, as
+      // when the author ships a new version, not a file edited inside node_modules.)
       writeFileSync(types, text.replace('recommendation: RecommendationItemsRequest', 'recommendation: string[]'));
-      const { code, out } = await sh(shop, 'npm run build');
+      const { code, out } = await sh(shop, 'npm run build', 'node app/bin/build.mjs --force');
       writeFileSync(types, text);
       expect(code, out).to.not.equal(0);
       expect(out).to.include('generated/di/Acme_PackagedLimits.ts');
       expect(out).to.include('beforeAddItems');
+      // A failed build leaves dist/ refusing to start until a build passes again.
+      expect((await cli('module:status')).code).to.not.equal(0);
+      await ok(sh(shop, 'npm run build'));
     });
 
     it('should disable it (its route gone, its table kept), remove its data with module:uninstall, and enable it again from scratch', async () => {
