@@ -34,6 +34,10 @@
  * --scenario webhooks [--requests N] [--events N]: the latency of one before-webhook on Add Items
  * and the event delivery rate with 1 and 2 consumers (bench/lib/webhooksBench.ts), written to
  * var/bench/webhooks-results.{json,md}.
+ * --scenario events [--events N] [--entities N]: event delivery across entities (2000 events over
+ * 200 recommendations by default) with 1 and 2 consumers, events/s and the p99 from commit to
+ * delivery (bench/lib/eventsBench.ts), written to var/bench/events-results.{json,md}; run it with
+ * DATABASE_URL=postgres://... (BENCHMARKS.md).
  * DATABASE_URL=mysql://... or
  * postgres://... runs on that server in a database / schema of its own (raw is bench/servers/raw.ts
  * on SQLite, bench/servers/rawPostgres.ts on PostgreSQL, left out on MySQL).
@@ -50,6 +54,7 @@ import { FULL_SHAPE, SCENARIOS, SMOKE_SHAPE, type Scenario } from './lib/data.js
 import { ALL_SERVER_KINDS, SERVER_KINDS, type ServerKind } from './lib/proc.js';
 import { floodMarkdown, runLoginFlood } from './lib/loginFlood.js';
 import { markdown } from './lib/report.js';
+import { eventsMarkdown, runEventsBench } from './lib/eventsBench.js';
 import { runWebhooksBench, webhooksMarkdown } from './lib/webhooksBench.js';
 import { benchOnSqlite } from './lib/seed.js';
 
@@ -219,6 +224,8 @@ async function main(): Promise<void> {
   if (process.argv.includes('--async')) return asyncMain(process.argv.slice(2));
   if (process.argv.includes('--scenario') && process.argv[process.argv.indexOf('--scenario') + 1] === 'webhooks')
     return webhooksMain(process.argv.slice(2));
+  if (process.argv.includes('--scenario') && process.argv[process.argv.indexOf('--scenario') + 1] === 'events')
+    return eventsMain(process.argv.slice(2));
   let options = benchOptions(process.argv.slice(2));
   // Before the baseline's build: a refusal should not cost minutes.
   const refusal = processesRefusal(options.processes, benchOnSqlite(), options.profileSeconds !== null);
@@ -279,6 +286,25 @@ async function webhooksMain(argv: readonly string[]): Promise<void> {
   writeFileSync(path.join(dir, 'webhooks-results.json'), `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(path.join(dir, 'webhooks-results.md'), text);
   process.stdout.write(`\n${text}\nWritten: var/bench/webhooks-results.json, var/bench/webhooks-results.md\n`);
+}
+
+/** `--scenario events [--smoke] [--events N] [--entities N]`: bench/lib/eventsBench.ts, on DATABASE_URL (PostgreSQL for BENCHMARKS.md). */
+async function eventsMain(argv: readonly string[]): Promise<void> {
+  const value = (flag: string) => (argv.includes(flag) ? argv[argv.indexOf(flag) + 1] : undefined);
+  const smoke = argv.includes('--smoke');
+  const dir = path.join(PROJECT_ROOT, 'var', 'bench');
+  mkdirSync(dir, { recursive: true });
+  const report = await runEventsBench({
+    dir,
+    events: Number(value('--events') ?? (smoke ? 100 : 2000)),
+    entities: Number(value('--entities') ?? (smoke ? 10 : 200)),
+    receiverDelayMs: Number(value('--receiver-delay-ms') ?? 0),
+    log: (line) => process.stdout.write(`${line}\n`),
+  });
+  const text = eventsMarkdown(report);
+  writeFileSync(path.join(dir, 'events-results.json'), `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(path.join(dir, 'events-results.md'), text);
+  process.stdout.write(`\n${text}\nWritten: var/bench/events-results.json, var/bench/events-results.md\n`);
 }
 
 // Run only as the entry point (the smoke test imports benchOptions / writeResults).

@@ -230,7 +230,7 @@ describe('npm run migration:make', function () {
     const result = await make('--module', 'Fixture_Ledger', 'fixture_ledger_add_entry');
     expect(result.code).to.equal(1);
     expect(result.stderr).to.match(
-      /Migration name "\d{14}_fixture_ledger_add_entry" is used by both Fixture_Ledger and Fixture_Other; nothing was created/,
+      /Migration name "\d{14}_fixture_ledger_add_entry" is used by both Fixture_Ledger \(.+\) and Fixture_Other \(.+\d{14}_fixture_ledger_add_entry\.ts\): .+; nothing was created/,
     );
     expect(readdirSync(tree.path('Fixture_Ledger', 'migrations'))).to.deep.equal([]);
   });

@@ -14,9 +14,10 @@
  * tests in its own folder, as Magento modules do: `modules/<Vendor>/<Module>/Test/**\/*.test.ts` run
  * with the others and on their own (docs/testing.md).
  */
-import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../app/bootstrap/paths.js';
 
@@ -109,7 +110,28 @@ if (missing.length) {
   process.exit(1);
 }
 
+/**
+ * Files run in parallel, TEST_JOBS at a time (default: the cores, at most 4): each test builds its
+ * own database, queue names and ports, so files never share state. A file whose source says
+ * `// npm test: run alone` (it stops the shared RabbitMQ broker, say) runs afterwards, by itself.
+ */
+const jobs = Number(process.env.TEST_JOBS) || Math.min(4, os.availableParallelism());
+const RUN_ALONE = /^\/\/ npm test: run alone\b/m;
+const alone = files.filter((file) =>
+  RUN_ALONE.test(readFileSync(path.join(PROJECT_ROOT, file.replace(/^dist\//, '').replace(/\.js$/, '.ts')), 'utf8')),
+);
+const together = files.filter((file) => !alone.includes(file));
+
 const mocha = createRequire(import.meta.url).resolve('mocha/bin/mocha.js');
-const child = spawn(process.execPath, [mocha, ...files, ...passed], { cwd: PROJECT_ROOT, stdio: 'inherit' });
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+let running: ChildProcess | undefined;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => running?.kill(signal));
+
+function runMocha(group: string[], parallel: boolean): Promise<number> {
+  if (group.length === 0) return Promise.resolve(0);
+  const args = parallel && group.length > 1 && jobs > 1 ? ['--parallel', '--jobs', String(jobs)] : [];
+  running = spawn(process.execPath, [mocha, ...args, ...group, ...passed], { cwd: PROJECT_ROOT, stdio: 'inherit' });
+  return new Promise((resolve) => running!.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
+}
+
+const code = await runMocha(together, true);
+process.exit((await runMocha(alone, false)) || code);

@@ -19,10 +19,11 @@ import type { AclResource } from '../framework/config/AclConfig.js';
 import type { Area } from '../framework/config/Area.js';
 import type { DiConfig } from '../framework/config/DiConfig.js';
 import type { RouteDefinition } from '../framework/config/WebapiConfig.js';
-import type { MethodSpec } from '../framework/contract/Contract.js';
+import { isContract, type MethodSpec } from '../framework/contract/Contract.js';
 import { DatabaseHealth } from '../framework/db/DatabaseHealth.js';
 import type { DatabaseSettings } from '../framework/db/dialect.js';
 import type { ModuleMigrationSource } from '../framework/db/MigrationSource.js';
+import type { ClassResolver } from '../framework/di/ClassResolver.js';
 import type { ObjectManager } from '../framework/di/ObjectManager.js';
 import type { EventConfig } from '../framework/event/EventConfig.js';
 import type { ExtensionAttributesProcessor } from '../framework/extension/ExtensionAttributes.js';
@@ -86,6 +87,7 @@ export class Application implements HttpAppDeps, RouteTargetSources, UpgradeSubj
   private metricsInstance?: Metrics;
   private expressApp?: express.Express;
   private readonly targets = new Map<RouteDefinition, RouteTarget>();
+  private readonly resolver: ClassResolver;
 
   private constructor(
     configuration: Configuration,
@@ -108,6 +110,7 @@ export class Application implements HttpAppDeps, RouteTargetSources, UpgradeSubj
     this.shared = resources.shared;
     this.objectManager = container.objectManager;
     this.extensionAttributes = container.extensionAttributes;
+    this.resolver = container.resolver;
     this.health = new DatabaseHealth(this.knex);
     this.metricsRegistry = this.objectManager.get<Registry>(METRICS_REGISTRY);
   }
@@ -115,6 +118,12 @@ export class Application implements HttpAppDeps, RouteTargetSources, UpgradeSubj
   /** The Prometheus metrics of this application (made with the HTTP app). */
   get metrics(): Metrics {
     return (this.metricsInstance ??= new Metrics(this.knex, this.metricsRegistry));
+  }
+
+  /** A service contract's description (defineContract's `description`), for the schema's tags. */
+  describeService(serviceClass: string): string | undefined {
+    const value = this.resolver.has(serviceClass) ? this.resolver.get(serviceClass) : undefined;
+    return isContract(value) ? value.description : undefined;
   }
 
   /** The Express app: `/rest/...`, `/health`, `/metrics`, `/swagger`. Built once. */

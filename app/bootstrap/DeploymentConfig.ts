@@ -11,7 +11,7 @@ import { DEFAULT_AMQP_TIMEOUTS, type AmqpTimeouts } from '../framework/queue/Amq
 import type { RedisSettings } from '../framework/shared/SharedState.js';
 import { DEFAULT_MAX_JSON_DEPTH } from '../framework/webapi/InputSafety.js';
 import { PROJECT_ROOT } from './paths.js';
-import { defaultHashConcurrency, scryptCost, trustProxy, wholeNumber } from './settings.js';
+import { defaultHashConcurrency, eventRetrySchedule, scryptCost, trustProxy, wholeNumber } from './settings.js';
 
 type Environment = Readonly<Record<string, string | undefined>>;
 
@@ -58,10 +58,16 @@ export interface DeploymentConfig {
   readonly dbQueueLockTimeoutMs: number;
   /** WEBHOOK_ALLOWED_HOSTS (comma-separated host names): the only hosts webhooks and events may call; null: any (but never the cloud metadata address). */
   readonly webhookAllowedHosts: readonly string[] | null;
-  /** EVENT_MAX_ATTEMPTS (8): delivery attempts of an event before it is dead-lettered. */
-  readonly eventMaxAttempts: number;
-  /** EVENT_RETRY_BASE_MS (1000): the first retry's delay; it doubles each attempt (at most an hour). */
-  readonly eventRetryBaseMs: number;
+  /**
+   * EVENT_RETRY_SCHEDULE (`5s,5m,30m,2h,5h,10h,10h`, Standard Webhooks' recommendation): the delay
+   * before each retry of a failed event delivery, in ms; the event is dead-lettered after the
+   * first attempt and one retry per entry (8 attempts over 27 h 35 min by default).
+   */
+  readonly eventRetrySchedule: readonly number[];
+  /** EVENT_CONCURRENCY (32): deliveries one delivery consumer process makes at once. */
+  readonly eventConcurrency: number;
+  /** EVENT_SUBSCRIPTION_CONCURRENCY (16): deliveries of one subscription under way at once in one consumer process. */
+  readonly eventSubscriptionConcurrency: number;
   /** EVENT_TIMEOUT_MS (10000): how long one delivery may take. */
   readonly eventTimeoutMs: number;
   /** EVENT_LEASE_MS (30000): how long an event taken by a consumer is its own (sent again after, if it died). */
@@ -100,8 +106,9 @@ export interface DeploymentConfigOverrides {
   readonly queuePrefix?: string;
   readonly dbQueueLockTimeoutMs?: number;
   readonly webhookAllowedHosts?: readonly string[] | null;
-  readonly eventMaxAttempts?: number;
-  readonly eventRetryBaseMs?: number;
+  readonly eventRetrySchedule?: readonly number[];
+  readonly eventConcurrency?: number;
+  readonly eventSubscriptionConcurrency?: number;
   readonly eventTimeoutMs?: number;
   readonly eventLeaseMs?: number;
   readonly eventRetentionHours?: number;
@@ -174,8 +181,11 @@ export function readDeploymentConfig(
     dbQueueLockTimeoutMs: options.dbQueueLockTimeoutMs ?? Number(env.DB_QUEUE_LOCK_TIMEOUT_MS ?? 60_000),
     webhookAllowedHosts:
       options.webhookAllowedHosts !== undefined ? options.webhookAllowedHosts : hostList(env.WEBHOOK_ALLOWED_HOSTS),
-    eventMaxAttempts: options.eventMaxAttempts ?? wholeNumber('EVENT_MAX_ATTEMPTS', env.EVENT_MAX_ATTEMPTS, 8, 1),
-    eventRetryBaseMs: options.eventRetryBaseMs ?? wholeNumber('EVENT_RETRY_BASE_MS', env.EVENT_RETRY_BASE_MS, 1000),
+    eventRetrySchedule: options.eventRetrySchedule ?? eventRetrySchedule(env),
+    eventConcurrency: options.eventConcurrency ?? wholeNumber('EVENT_CONCURRENCY', env.EVENT_CONCURRENCY, 32, 1),
+    eventSubscriptionConcurrency:
+      options.eventSubscriptionConcurrency ??
+      wholeNumber('EVENT_SUBSCRIPTION_CONCURRENCY', env.EVENT_SUBSCRIPTION_CONCURRENCY, 16, 1),
     eventTimeoutMs: options.eventTimeoutMs ?? wholeNumber('EVENT_TIMEOUT_MS', env.EVENT_TIMEOUT_MS, 10_000, 1),
     eventLeaseMs: options.eventLeaseMs ?? wholeNumber('EVENT_LEASE_MS', env.EVENT_LEASE_MS, 30_000, 1),
     eventRetentionHours:

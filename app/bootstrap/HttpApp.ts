@@ -50,6 +50,8 @@ export interface HttpAppDeps {
   routeTarget(route: RouteDefinition): RouteTarget;
   /** For the schemas (`/rest/<scope>/schema`). */
   readonly extensionAttributes: ExtensionAttributesProcessor;
+  /** A service contract's description, for the schema's tags. */
+  describeService?(serviceClass: string): string | undefined;
   /** Where the services some module may serve (store resolution, authorization, bulks) are looked up. */
   readonly objectManager: Pick<ObjectManager, 'isBound' | 'get'>;
   /** The unit of work's transactions and /health's probe. */
@@ -67,7 +69,7 @@ export function createHttpApp(deps: HttpAppDeps): express.Express {
   app.set('query parser', 'extended');
   app.set('trust proxy', config.trustProxy);
   app.use(requestObserver(logger, deps.metrics));
-  const schemas = new Map<string, unknown>();
+  const schemas = new Map<string, Record<string, unknown>>();
   const asyncSchemas = new Map<string, unknown>();
   const registry = new RouteRegistry<RouteTarget>();
   for (const route of routes.keys()) registry.add(route, deps.routeTarget(route));
@@ -89,10 +91,19 @@ export function createHttpApp(deps: HttpAppDeps): express.Express {
         checks,
         config.bulkMaxOperations,
       ),
-    schema: (scopeCode) => {
-      let document = schemas.get(scopeCode);
-      if (!document) schemas.set(scopeCode, (document = generateSchema(routes, scopeCode, deps.extensionAttributes)));
-      return document;
+    schema: (scopeCode, services, host) => {
+      const describeService = deps.describeService?.bind(deps);
+      let document: Record<string, unknown> | undefined;
+      // Every service's document is kept per scope; a document of chosen services is made each time (small).
+      if (services)
+        document = generateSchema(routes, scopeCode, deps.extensionAttributes, { services, describeService });
+      else if (!(document = schemas.get(scopeCode))) {
+        document = generateSchema(routes, scopeCode, deps.extensionAttributes, { describeService });
+        schemas.set(scopeCode, document);
+      }
+      // Magento's document names the host it was asked on, after `info`.
+      const { swagger, info, ...rest } = document;
+      return host ? { swagger, info, host, ...rest } : document;
     },
     asyncSchema: (scopeCode) => {
       let document = asyncSchemas.get(scopeCode);

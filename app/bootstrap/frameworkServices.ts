@@ -13,6 +13,7 @@ import { EventManagerInterface } from '../framework/event/ManagerInterface.js';
 import { ConsumerList } from '../framework/queue/ConsumerList.js';
 import { DataInstallerList } from '../framework/setup/DataInstallerList.js';
 import { systemClock, type Clock } from '../framework/stdlib/Clock.js';
+import { DataObject } from '../framework/stdlib/DataObject.js';
 import { StoreResolverInterface } from '../framework/store/StoreResolverInterface.js';
 import { AuthorizationInterface } from '../framework/webapi/AuthorizationInterface.js';
 import { ServiceCallHooksInterface } from '../framework/webapi/ServiceCallHooks.js';
@@ -32,6 +33,8 @@ export const FRAMEWORK_TYPES: ReadonlyMap<string, unknown> = new Map<string, unk
   [ServiceCallHooksInterface.name, ServiceCallHooksInterface],
   [BulkManagementInterface.name, BulkManagementInterface],
   [OperationManagementInterface.name, OperationManagementInterface],
+  // Magento's own data bag, for ported di.xml (`<virtualType type="Magento\Framework\DataObject">`).
+  ['Magento\\Framework\\DataObject', DataObject],
 ]);
 
 /** Where /metrics reads from; modules add their own metrics to it (FrameworkServices.MetricsRegistry). */

@@ -41,3 +41,37 @@ export function trustProxy(raw: string | undefined): boolean | number | string {
 export function defaultHashConcurrency(): number {
   return Math.max(1, Math.floor(availableParallelism() / 2));
 }
+
+/** Standard Webhooks' recommended retry schedule (after the first attempt): 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
+export const DEFAULT_EVENT_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
+
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/**
+ * A comma-separated list of durations (`500ms`, `5s`, `5m`, `2h`, `1d`): the delays before each
+ * retry, in ms. At least one, each at most 7 days.
+ */
+export function durationList(name: string, raw: string | undefined, fallback: string): number[] {
+  const text = raw === undefined || raw.trim() === '' ? fallback : raw;
+  const delays = text.split(',').map((part) => {
+    const match = /^\s*(\d+)\s*(ms|s|m|h|d)\s*$/.exec(part);
+    const ms = match ? Number(match[1]) * DURATION_UNITS[match[2]!]! : Number.NaN;
+    if (!Number.isSafeInteger(ms) || ms > 7 * 86_400_000)
+      throw new ConfigError(
+        `${name} must be a comma-separated list of durations such as 5s,5m,2h (units ms, s, m, h, d; each at most 7d), got "${text}"`,
+      );
+    return ms;
+  });
+  if (delays.length > 100) throw new ConfigError(`${name} has more than 100 retries, got "${text}"`);
+  return delays;
+}
+
+/** EVENT_RETRY_SCHEDULE; the settings it replaced are refused, so that a deployment setting them learns why they no longer apply. */
+export function eventRetrySchedule(env: Record<string, string | undefined>): number[] {
+  for (const old of ['EVENT_MAX_ATTEMPTS', 'EVENT_RETRY_BASE_MS'])
+    if (env[old] !== undefined && env[old] !== '')
+      throw new ConfigError(
+        `${old} is no longer read: set EVENT_RETRY_SCHEDULE (the delays before each retry, default ${DEFAULT_EVENT_RETRY_SCHEDULE}) instead`,
+      );
+  return durationList('EVENT_RETRY_SCHEDULE', env.EVENT_RETRY_SCHEDULE, DEFAULT_EVENT_RETRY_SCHEDULE);
+}

@@ -34,11 +34,13 @@ export function validateRoutes(
         `${where}: no class serves ${route.serviceClass}; declare a <preference> for it in a di.xml`,
       );
     }
-    const concrete = resolver.get(objectManager.concreteName(route.serviceClass)) as
-      { prototype?: Record<string, unknown> } | undefined;
+    // The class built for it: a <preference> may name a virtual type, which builds the class it varies.
+    const className = objectManager.className(route.serviceClass);
+    const concrete = resolver.get(className) as { prototype?: Record<string, unknown> } | undefined;
     if (typeof concrete?.prototype?.[route.serviceMethod] !== 'function') {
+      const served = objectManager.concreteName(route.serviceClass);
       throw new ConfigError(
-        `${where}: ${objectManager.concreteName(route.serviceClass)} does not implement ${route.serviceMethod}()`,
+        `${where}: ${served}${served !== className ? ` (a virtualType of ${className})` : ''} does not implement ${route.serviceMethod}()`,
       );
     }
     for (const resource of route.resources) {

@@ -33,7 +33,8 @@ export function optional(): ParameterDecorator & PropertyDecorator {
 }
 
 export { implementsContract } from './contract/implementsContract.js';
-export { defineDataInterface, type DataInterface } from './contract/DataInterface.js';
+export { defineDataInterface, type DataInterface, type DataInterfaceOptions } from './contract/DataInterface.js';
+export { customAttributesSchema, type AttributeValue, type CustomAttributesOptions } from './api/CustomAttributes.js';
 export {
   EventManagerInterface,
   type Event,
@@ -136,6 +137,7 @@ export type { DispatchHook } from './event/DispatchHookList.js';
 /** For modules that read an etc/*.xml of their own (webhooks.xml, io_events.xml) with the runtime's strictness. */
 export { ConfigError, checkElement, parseBooleanAttr, parseXmlFile, type XmlElement } from './xml/xml.js';
 export { readModuleXmlFiles, type ModuleXmlFile } from './config/moduleXmlFiles.js';
+export { needsGlobalCaller, type AclResource } from './config/AclConfig.js';
 export type { ModuleDefinition } from './module/ModuleLoader.js';
 export {
   SharedState,

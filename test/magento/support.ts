@@ -4,7 +4,10 @@
  * app. Each ported case names its Magento test method; each file says which Magento file it ports
  * and which of its cases are skipped, and why (listed again in docs/magento-api-functional.md).
  */
+import path from 'node:path';
 import request from 'supertest';
+import { DIST_ROOT, PROJECT_ROOT } from '../../app/bootstrap/paths.js';
+import { PROJECT_MODULE_SOURCES } from '../support/modules.js';
 import { TestApp, type TestAppOptions } from '../support/testApp.js';
 
 export type Method = 'get' | 'post' | 'put' | 'delete';
@@ -58,4 +61,20 @@ export function httpBuildQuery(data: Record<string, unknown>, prefix?: string): 
     else parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`);
   }
   return parts.filter((p) => p !== '').join('&');
+}
+
+/**
+ * Magento's own Web API test modules (dev/tests/api-functional/_files/Magento/TestModule1, 2, 3, 5
+ * and TestModuleMSC), ported into test/fixtures/magento/modules: their etc/*.xml as Magento ships
+ * them (the lines changed are listed in docs/magento-api-functional.md), their PHP services and
+ * data objects in TypeScript. On beside the project's modules, for the ported Webapi tests only.
+ */
+export const MAGENTO_TEST_MODULE_SOURCES = {
+  modulesDir: path.join(PROJECT_ROOT, 'test', 'fixtures', 'magento', 'modules'),
+  codeDir: path.join(DIST_ROOT, 'test', 'fixtures', 'magento', 'modules'),
+};
+
+/** magentoApp() with Magento's test modules on. */
+export function magentoTestModulesApp(options: TestAppOptions = {}): MagentoApp {
+  return magentoApp({ ...options, moduleSources: [PROJECT_MODULE_SOURCES, MAGENTO_TEST_MODULE_SOURCES] });
 }

@@ -16,7 +16,14 @@ export interface Received {
   readonly verified: boolean;
 }
 
-export type Answer = { status?: number; json?: unknown; raw?: string; delayMs?: number; hang?: boolean };
+export type Answer = {
+  status?: number;
+  json?: unknown;
+  raw?: string;
+  delayMs?: number;
+  hang?: boolean;
+  headers?: Record<string, string>;
+};
 
 export class WebhookReceiver {
   readonly received: Received[] = [];
@@ -59,7 +66,7 @@ export class WebhookReceiver {
           if (answer.hang) return; // never answers: the caller's timeout must end it
           const reply = () => {
             const text = answer.raw ?? JSON.stringify(answer.json ?? { op: 'success' });
-            res.writeHead(answer.status ?? 200, { 'content-type': 'application/json' });
+            res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...answer.headers });
             res.end(text);
           };
           if (answer.delayMs) setTimeout(reply, answer.delayMs);

@@ -3,6 +3,7 @@ import { ConfigError } from '../../framework/xml/xml.js';
 import type { ConsoleCommand, Print } from '../../framework/console/ConsoleCommand.js';
 import { appliedMigrationNames, readMigrationOwners } from '../../framework/db/MigrationOwners.js';
 import { appliedModuleMigrations, rollBackModule } from '../../framework/db/ModuleDataRemover.js';
+import { checkMigrationNames } from '../../framework/db/MigrationSource.js';
 import { dependents, enabledModuleNames, writeModuleStatus } from '../../framework/module/ModuleStatus.js';
 import { readModuleState, withDatabase, type ModuleCommandContext } from './ModuleCommandContext.js';
 
@@ -32,7 +33,8 @@ export function moduleUninstallCommand(context: ModuleCommandContext): ConsoleCo
           out,
           name,
           configFile,
-          name in (config.modules ?? {}),
+          // Own entries only: `__proto__` or `constructor` is in every object, and is no module.
+          Object.hasOwn(config.modules ?? {}, name),
           flags.removeData === true,
         );
         return;
@@ -45,6 +47,8 @@ export function moduleUninstallCommand(context: ModuleCommandContext): ConsoleCo
         );
       }
       if (flags.removeData) {
+        // Two modules shipping one migration name: the database cannot tell whose it applied.
+        checkMigrationNames(installed);
         const rolledBack = await withDatabase(context, (knex, dialect) => rollBackModule(knex, dialect, module));
         if (rolledBack.length === 0) out(`${name} has no applied migration: there was no data to remove.`);
         else out(`Removed the data of ${name}: rolled back ${rolledBack.length} migration(s), newest first:`);

@@ -28,6 +28,12 @@ export interface RouteDefinition {
    * anything is queued, as the ACL resources are.
    */
   readonly scope?: 'global';
+  /**
+   * `false` (webapi.xml `<route ... async="false">`, this project's attribute): the route has no
+   * `/async/...` or `/async/bulk/...` form, because its body or answer carries credentials (a
+   * signing secret) that must not be stored in a queued operation or shown in its status.
+   */
+  readonly async?: false;
   readonly data: readonly RouteParameterInjection[];
   readonly file: string;
   readonly module: string;
@@ -42,7 +48,7 @@ export function readWebapiConfig(modules: readonly ModuleDefinition[]): RouteDef
         element,
         {
           required: ['url', 'method'],
-          optional: ['secure', 'soapOperation', 'scope'],
+          optional: ['secure', 'soapOperation', 'scope', 'async'],
           children: ['service', 'resources', 'data'],
         },
         file,
@@ -57,6 +63,7 @@ export function readWebapiConfig(modules: readonly ModuleDefinition[]): RouteDef
       const scope = element.attrs.scope;
       if (scope !== undefined && scope !== 'global')
         throw new ConfigError(`${file}: route ${method} ${url} has an unknown scope "${scope}" (only "global")`);
+      const async = parseBooleanAttr(element.attrs.async, file, 'async');
       const services = element.children.filter((c) => c.name === 'service');
       if (services.length !== 1) throw new ConfigError(`${file}: route ${method} ${url} needs exactly one <service>`);
       const service = services[0]!;
@@ -93,6 +100,7 @@ export function readWebapiConfig(modules: readonly ModuleDefinition[]): RouteDef
         serviceMethod: service.attrs.method!,
         resources,
         ...(scope === 'global' ? { scope } : {}),
+        ...(async === false ? { async } : {}),
         data,
         file,
         module: module.name,

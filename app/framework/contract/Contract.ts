@@ -48,15 +48,22 @@ export type MethodSpecs<T> = {
 export interface Contract<T = unknown> {
   readonly kind: 'contract';
   readonly name: string;
+  /** What the service is (Magento: its interface's doc block); the schema route's tag description. */
+  readonly description?: string;
   readonly methods: Readonly<Record<string, MethodSpec>>;
   /** Phantom field that carries T for typed look-ups; never set at run time. */
   readonly __type?: T;
 }
 
-export function defineContract<T>(name: string, methods: MethodSpecs<T>): Contract<T> {
+export function defineContract<T>(
+  name: string,
+  methods: MethodSpecs<T>,
+  options: { readonly description?: string } = {},
+): Contract<T> {
   return Object.freeze({
     kind: 'contract' as const,
     name,
+    ...(options.description !== undefined ? { description: options.description } : {}),
     methods: Object.freeze({ ...(methods as Record<string, MethodSpec>) }),
   });
 }

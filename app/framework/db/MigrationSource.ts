@@ -65,6 +65,32 @@ export function moduleMigrationFiles(
   return found.sort(byName);
 }
 
+/**
+ * A migration name shipped by two modules (enabled or only installed) is a start-up error naming
+ * both files: knex_migrations records names alone, so the database could not tell whose it applied,
+ * and module:uninstall --remove-data of one would roll back the other's.
+ */
+export function checkMigrationNames(
+  modules: readonly ModuleDefinition[],
+  extensions: readonly string[] = ['.js', '.mjs'],
+): void {
+  const seen = new Map<string, ModuleMigration>();
+  const checked = new Set<string>();
+  for (const module of modules) {
+    if (checked.has(module.dir)) continue;
+    checked.add(module.dir);
+    for (const migration of moduleMigrationFiles(module, extensions)) {
+      const other = seen.get(migration.name);
+      if (other && other.module !== migration.module)
+        throw new ConfigError(
+          `Migration name "${migration.name}" is used by both ${other.module} (${other.file}) and ${module.name} (${migration.file}): ` +
+            `knex_migrations records names only, so one of the files must be renamed`,
+        );
+      seen.set(migration.name, migration);
+    }
+  }
+}
+
 function byName(a: { name: string }, b: { name: string }): number {
   return a.name.localeCompare(b.name);
 }
@@ -77,16 +103,11 @@ export class ModuleMigrationSource implements Knex.MigrationSource<ModuleMigrati
 
   constructor(modules: readonly ModuleDefinition[], options: MigrationSourceOptions = {}) {
     const extensions = options.extensions ?? ['.js', '.mjs'];
+    // Enabled or only installed: knex_migrations records names alone, so one name shipped twice makes one module's rollback the other's.
+    checkMigrationNames([...modules, ...(options.installed ?? [])], extensions);
     const byNameMap = new Map<string, ModuleMigration>();
     for (const module of modules) {
-      for (const migration of moduleMigrationFiles(module, extensions)) {
-        const other = byNameMap.get(migration.name);
-        if (other)
-          throw new ConfigError(
-            `Migration name "${migration.name}" is used by both ${other.module} and ${module.name}`,
-          );
-        byNameMap.set(migration.name, migration);
-      }
+      for (const migration of moduleMigrationFiles(module, extensions)) byNameMap.set(migration.name, migration);
     }
     this.migrations = [...byNameMap.values()].sort(byName);
     const enabled = new Set(modules.map((module) => module.name));

@@ -11,6 +11,25 @@ import type { ModuleDefinition } from '../module/ModuleLoader.js';
 
 export type Newable = new (...args: never[]) => object;
 
+/**
+ * Classes of Magento's own framework that a ported module's di.xml may name and this runtime does
+ * not provide, with what to write instead (start-up stops on them, naming the file and the element).
+ */
+export const MAGENTO_CLASSES_NOT_PROVIDED: ReadonlyMap<string, string> = new Map([
+  [
+    'Magento\\Framework\\Api\\ExtensionAttribute\\Config\\MetadataConfig',
+    "Magento's metadata service of a data object's custom attributes (read from EAV). Here a data interface declares " +
+      'its custom attributes itself: defineDataInterface(name, { fields, customAttributes: { codes: [...] } }) ' +
+      '(app/framework/api/CustomAttributes.ts); remove this element and the arguments that name it',
+  ],
+  [
+    'Magento\\Eav\\Model\\EavCustomAttributeTypeLocator',
+    "Magento's EAV locator of the types of custom attribute values. Here a data interface gives them: " +
+      'defineDataInterface(name, { fields, customAttributes: { codes: [...], types: { code: <joi schema> } } }); ' +
+      'remove this element',
+  ],
+]);
+
 export function isClass(value: unknown): value is Newable {
   return typeof value === 'function' && value.prototype !== undefined;
 }
@@ -106,6 +125,10 @@ export class ClassResolver {
     }
     const [vendor, moduleName, ...rest] = parts;
     const module = this.byModule.get(`${vendor}_${moduleName}`);
+    const instead = MAGENTO_CLASSES_NOT_PROVIDED.get(name.replace(/^\\/, ''));
+    if (!module && instead) {
+      throw new ConfigError(`${where}: ${name} is not provided by this runtime: it is ${instead}`);
+    }
     if (!module) {
       throw new ConfigError(`${where}: class ${name} does not resolve: module ${vendor}_${moduleName} is not enabled`);
     }

@@ -48,28 +48,39 @@ export class ObjectManager {
     for (const [name, instance] of instances) this.bindConstant(name, instance);
   }
 
-  /** Every class name the config mentions, plus `extra` (route services, commands...). */
+  /**
+   * Every class name the config mentions, with where: the file and the element that names it
+   * (`etc/di.xml: <virtualType name="..." type="...">`), for the errors of start-up.
+   */
   static referencedNames(config: DiConfig): Map<string, string> {
     const names = new Map<string, string>();
-    const add = (name: string, file: string) => {
-      if (!names.has(name)) names.set(name, file);
+    const add = (name: string, where: string) => {
+      if (!names.has(name)) names.set(name, where);
     };
-    const addArgument = (value: ArgumentValue) => {
-      if (value.kind === 'object') add(value.type, value.file);
+    const addArgument = (value: ArgumentValue, owner: string) => {
+      if (value.kind === 'object')
+        add(value.type, `${value.file}: ${owner}, <argument xsi:type="object">${value.type}`);
       if (value.kind === 'const') add(`${value.ref}`, value.file);
       if (value.kind === 'init_parameter' && value.ref.includes('::')) add(value.ref, value.file);
-      if (value.kind === 'array') for (const item of value.items.values()) addArgument(item);
+      if (value.kind === 'array') for (const item of value.items.values()) addArgument(item, owner);
     };
     for (const [forName, preference] of config.preferences) {
-      add(forName, preference.file);
-      add(preference.type, preference.file);
+      const where = `${preference.file}: <preference for="${forName}" type="${preference.type}">`;
+      add(forName, where);
+      add(preference.type, where);
     }
     for (const type of config.types.values()) {
       const file = type.files[0]!;
-      add(type.name, file);
-      if (type.virtualOf) add(type.virtualOf, file);
-      for (const argument of type.arguments.values()) addArgument(argument);
-      for (const plugin of type.plugins.values()) if (plugin.type) add(plugin.type, plugin.files[0]!);
+      const element = type.virtualOf
+        ? `<virtualType name="${type.name}" type="${type.virtualOf}">`
+        : `<type name="${type.name}">`;
+      add(type.name, `${file}: ${element}`);
+      if (type.virtualOf) add(type.virtualOf, `${file}: ${element}`);
+      for (const argument of type.arguments.values()) addArgument(argument, element);
+      for (const plugin of type.plugins.values()) {
+        if (plugin.type)
+          add(plugin.type, `${plugin.files[0]!}: <plugin name="${plugin.name}" type="${plugin.type}"> on ${type.name}`);
+      }
     }
     return names;
   }
@@ -112,6 +123,22 @@ export class ObjectManager {
       if (seen.includes(current)) throw new ConfigError(`Preference cycle: ${[...seen, current].join(' -> ')}`);
       seen.push(current);
       current = this.config.preferences.get(current)!.type;
+    }
+    return current;
+  }
+
+  /**
+   * The class that is built for `name`: preferences followed, then each virtual type to the type
+   * it varies (a `<preference>` may name a virtual type, as in Magento).
+   */
+  className(name: string): string {
+    const seen: string[] = [];
+    let current = this.concreteName(name);
+    for (let virtualOf = this.config.types.get(current)?.virtualOf; virtualOf;) {
+      if (seen.includes(current)) throw new ConfigError(`virtualType cycle: ${[...seen, current].join(' -> ')}`);
+      seen.push(current);
+      current = this.concreteName(virtualOf);
+      virtualOf = this.config.types.get(current)?.virtualOf;
     }
     return current;
   }

@@ -43,7 +43,13 @@ export class PluginChainBuilder {
     const files = declaration.files.join(', ');
     if (!declaration.type)
       throw new ConfigError(`${files}: plugin "${declaration.name}" on ${declaration.target} has no type`);
-    const pluginClass = this.resolver.get(declaration.type);
+    // A plugin's type may be a virtual type (as in Magento): its methods are those of the class it varies.
+    let className = declaration.type;
+    for (const seen = new Set<string>(); this.config.types.get(className)?.virtualOf && !seen.has(className);) {
+      seen.add(className);
+      className = this.config.types.get(className)!.virtualOf!;
+    }
+    const pluginClass = this.resolver.get(className);
     if (!isClass(pluginClass)) throw new ConfigError(`${files}: plugin type ${declaration.type} is not a class`);
     const typeName = declaration.type;
     let instance: object | undefined;

@@ -31,9 +31,9 @@ import { assertQueryParameterCount, assertSafeStrings } from './InputSafety.js';
 export const MAX_BULK_SIZE = 10_000;
 const ASYNC_METHODS = new Set(['POST', 'PUT', 'DELETE']);
 
-/** Whether a route has async forms: POST, PUT and DELETE routes that need a caller. */
+/** Whether a route has async forms: POST, PUT and DELETE routes that need a caller, unless webapi.xml says async="false". */
 export function hasAsyncForm(route: RouteDefinition): boolean {
-  return ASYNC_METHODS.has(route.method) && !route.resources.includes('anonymous');
+  return ASYNC_METHODS.has(route.method) && !route.resources.includes('anonymous') && route.async !== false;
 }
 const NO_ROUTE = 'Request does not match any route.';
 export const CANNOT_PROCESS = 'Specified request cannot be processed.';

@@ -29,6 +29,7 @@ import { applyFields, parseFields } from './PartialResponse.js';
 import type { RouteRegistry } from './RouteRegistry.js';
 import type { RouteTarget } from './RouteTarget.js';
 import { snakeCaseKeys } from './naming.js';
+import { requestedServices } from './SchemaGenerator.js';
 
 export interface FrontControllerOptions {
   readonly routes: RouteRegistry<RouteTarget>;
@@ -46,8 +47,11 @@ export interface FrontControllerOptions {
   readonly bodyTimeoutMs?: number;
   /** Told about storage failures and about writes that committed. */
   readonly health?: DatabaseHealth;
-  /** The Swagger document of `GET /rest/<scope>/schema`, by scope code. */
-  readonly schema?: (scopeCode: string) => unknown;
+  /**
+   * The Swagger document of `GET /rest/<scope>/schema`, by scope code, for the services asked for
+   * (`?services=name1V1,name2V2`; null for all) and the host asked on.
+   */
+  readonly schema?: (scopeCode: string, services: readonly string[] | null, host: string | undefined) => unknown;
   /** The Swagger document of the async forms, `GET /rest/<scope>/async/schema` (Magento's AsynchronousSchemaRequestProcessor). */
   readonly asyncSchema?: (scopeCode: string) => unknown;
   /** `/rest/<scope>/async/...`: the asynchronous and bulk web API, built on this controller's checks. */
@@ -115,8 +119,10 @@ export class FrontController implements RequestChecks {
     trace.storeCode = store.code;
     if (routePath === '/schema' && req.method === 'GET' && this.options.schema) {
       trace.route = '/schema';
-      return this.options.schema(scopeCode ?? 'default');
+      return this.options.schema(scopeCode ?? 'default', requestedServices(req.query.services), req.get('host'));
     }
+    // `/rest/<store>` and nothing after it: no processor of Magento's takes it.
+    if (routePath === '/') throw new WebapiException(400, 'Specified request cannot be processed.');
     if (routePath === '/async/schema' && req.method === 'GET' && this.options.asyncSchema && this.async?.available()) {
       trace.route = '/async/schema';
       return this.options.asyncSchema(scopeCode ?? 'default');
@@ -144,6 +150,7 @@ export class FrontController implements RequestChecks {
         body,
         query: req.method === 'GET' || req.method === 'DELETE' ? query : undefined,
         placeholders: placeholders(store, context.caller),
+        method: req.method,
       });
       const args = target.prepare ? await target.prepare(mapped) : mapped;
       const result = target.transactional

@@ -15,7 +15,7 @@ import {
 } from '../exception/InputException.js';
 import { copyParameters, LocalizedException } from '../exception/LocalizedException.js';
 import type { RouteParameterInjection } from '../config/WebapiConfig.js';
-import { toSnakeCase } from './naming.js';
+import { toCamelCase, toSnakeCase } from './naming.js';
 
 const VALIDATION_OPTIONS: Joi.ValidationOptions = {
   abortEarly: false,
@@ -29,6 +29,11 @@ export interface InputSources {
   readonly query: Readonly<Record<string, unknown>> | undefined;
   /** Values for %placeholders% in forced webapi.xml parameters. */
   readonly placeholders: Readonly<Record<string, string | number | null>>;
+  /**
+   * The HTTP method, when the path's last parameter should override the body's (Magento's
+   * ParamsOverrider::overrideRequestBodyIdWithPathParam, which runs for PUT only).
+   */
+  readonly method?: string;
 }
 
 /** `recommendation` + ['items', 0, 'qty'] -> `recommendation.items[0].qty` */
@@ -102,6 +107,86 @@ export function joiErrors(error: Joi.ValidationError, root: string, schema?: Joi
   return errors;
 }
 
+type KeyNormalizer = (value: unknown) => unknown;
+
+interface JoiInternals {
+  type?: string;
+  $_terms?: {
+    keys?: { key: string; schema: Joi.Schema }[] | null;
+    items?: Joi.Schema[];
+    matches?: { schema?: Joi.Schema; then?: Joi.Schema; otherwise?: Joi.Schema }[];
+  };
+}
+
+/** The keys a joi object schema declares, or null for anything else (or an object of any keys). */
+function declaredKeys(schema: Joi.Schema): ReadonlyMap<string, Joi.Schema> | null {
+  const internals = schema as unknown as JoiInternals;
+  if (internals.type !== 'object' || !internals.$_terms?.keys) return null;
+  return new Map(internals.$_terms.keys.map((child) => [child.key, child.schema]));
+}
+
+/**
+ * Magento's ServiceInputProcessor finds a data object's setter from a key in either spelling
+ * (`item_id` and `itemId` both call setItemId): a function that renames a key sent in one spelling
+ * to the one the schema declares (snake_case, or camelCase where a schema declares that), at every level of data objects and lists of them. Keys the
+ * schema does not declare in either spelling are left for the schema to refuse; null when the
+ * schema holds no data object (nothing to rename, nothing to walk).
+ */
+export function keyNormalizer(schema: Joi.Schema, depth = 0): KeyNormalizer | null {
+  if (depth > 32) return null;
+  const internals = schema as unknown as JoiInternals;
+  if (internals.type === 'array') {
+    const items = (internals.$_terms?.items ?? [])
+      .map((item) => keyNormalizer(item, depth + 1))
+      .filter((n): n is KeyNormalizer => n !== null);
+    if (items.length !== 1) return null;
+    const [item] = items as [KeyNormalizer];
+    return (value) => (Array.isArray(value) ? value.map(item) : value);
+  }
+  if (internals.type === 'alternatives') {
+    const options = (internals.$_terms?.matches ?? [])
+      .flatMap((match) => [match.schema, match.then, match.otherwise])
+      .filter((s): s is Joi.Schema => s !== undefined)
+      .map((s) => keyNormalizer(s, depth + 1))
+      .filter((n): n is KeyNormalizer => n !== null);
+    return options.length === 1 ? options[0]! : null;
+  }
+  const keys = declaredKeys(schema);
+  if (!keys) return null;
+  const children = new Map<string, KeyNormalizer>();
+  for (const [key, child] of keys) {
+    const normalizer = keyNormalizer(child, depth + 1);
+    if (normalizer) children.set(key, normalizer);
+  }
+  // The declared spelling of a key sent in the other one (a schema may declare camelCase keys too).
+  const rename = (source: Record<string, unknown>, key: string): string => {
+    if (keys.has(key)) return key;
+    for (const other of [toSnakeCase(key), toCamelCase(key)]) {
+      if (other !== key && keys.has(other) && !Object.prototype.hasOwnProperty.call(source, other)) return other;
+    }
+    return key;
+  };
+  return (value) => {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+    const source = value as Record<string, unknown>;
+    const sourceKeys = Object.keys(source);
+    // Performance: no copy unless a key is renamed or a nested value changes.
+    let out: Record<string, unknown> | undefined;
+    for (let i = 0; i < sourceKeys.length; i++) {
+      const key = sourceKeys[i]!;
+      const target = rename(source, key);
+      const child = children.get(target);
+      const item = child ? child(source[key]) : source[key];
+      if (!out && (target !== key || item !== source[key])) {
+        out = {};
+        for (let j = 0; j < i; j++) out[sourceKeys[j]!] = source[sourceKeys[j]!];
+      }
+      if (out) out[target] = item;
+    }
+    return out ?? value;
+  };
+}
+
 export class InputMapper {
   private readonly names: {
     name: string;
@@ -109,6 +194,8 @@ export class InputMapper {
     aliases: readonly string[];
     schema: Joi.Schema;
     required: boolean;
+    normalize: KeyNormalizer | null;
+    keys: ReadonlyMap<string, Joi.Schema> | null;
   }[];
 
   constructor(
@@ -123,10 +210,13 @@ export class InputMapper {
       // schema once, joi merges them once and keeps the result.
       schema: param.schema.prefs(VALIDATION_OPTIONS),
       required: param.schema.$_getFlag('presence') === 'required',
+      normalize: keyNormalizer(param.schema),
+      keys: declaredKeys(param.schema),
     }));
   }
 
-  map(sources: InputSources): unknown[] {
+  map(given: InputSources): unknown[] {
+    const sources = given.method === 'PUT' ? this.overrideBodyWithPathParam(given) : given;
     const errors: InputError[] = [];
     const args = this.names.map((param) => {
       let value = lookup(sources.pathParams, param.name, param.snake);
@@ -139,10 +229,11 @@ export class InputMapper {
       value = this.inject(param.name, param.snake, value, sources.placeholders);
       if (value === undefined) {
         // Name the field as the client spells it: a parameter filled through an alias (`?id[]=` for ids) is asked for by its alias.
-        if (param.required) errors.push(requiredField(param.aliases[0] ?? param.snake));
+        if (param.required) errors.push(requiredField(param.aliases[0] ?? param.name));
         // An optional parameter left out still gets its schema's default, if it has one.
         return param.required ? undefined : param.schema.validate(undefined).value;
       }
+      if (param.normalize) value = param.normalize(value);
       const result = param.schema.validate(value);
       if (result.error) errors.push(...joiErrors(result.error, param.snake, param.schema));
       return result.value;
@@ -151,13 +242,45 @@ export class InputMapper {
     return args;
   }
 
+  /**
+   * Magento's ParamsOverrider::overrideRequestBodyIdWithPathParam (PUT only): the route's last
+   * path parameter goes into the body. When the body holds a single object under the name of a
+   * parameter whose data object declares that field, into that object (`PUT /V1/items/1` with
+   * `{"entityItem": {"entity_id": 2}}` updates entity 1); otherwise at the top level. The key keeps
+   * the body's spelling when the body has the camelCase one, else it is the snake_case one. A
+   * path value `me` (Magento's self routes) is never substituted.
+   */
+  private overrideBodyWithPathParam(sources: InputSources): InputSources {
+    const body = sources.body;
+    const pathKeys = Object.keys(sources.pathParams);
+    if (!body || pathKeys.length === 0) return sources;
+    const pathKey = pathKeys[pathKeys.length - 1]!;
+    const pathValue = sources.pathParams[pathKey]!;
+    if (pathValue === 'me') return sources;
+    const substitute = (data: Record<string, unknown>): Record<string, unknown> => {
+      const camel = toCamelCase(pathKey);
+      const key = data[camel] !== undefined && data[camel] !== null ? camel : toSnakeCase(pathKey);
+      return { ...data, [key]: pathValue };
+    };
+    const bodyKeys = Object.keys(body);
+    if (bodyKeys.length === 1) {
+      const only = body[bodyKeys[0]!];
+      if (only !== null && typeof only === 'object' && !Array.isArray(only)) {
+        const param = this.names.find((p) => p.name === bodyKeys[0] || p.snake === bodyKeys[0]);
+        if (param?.keys?.has(toSnakeCase(pathKey)))
+          return { ...sources, body: { [bodyKeys[0]!]: substitute(only as Record<string, unknown>) } };
+      }
+    }
+    return { ...sources, body: substitute(body) };
+  }
+
   /** Validates arguments that were changed after map() (by a before hook) with the same schemas. */
   revalidate(args: readonly unknown[]): unknown[] {
     const errors: InputError[] = [];
     const validated = this.names.map((param, index) => {
       const value = args[index];
       if (value === undefined) {
-        if (param.required) errors.push(requiredField(param.aliases[0] ?? param.snake));
+        if (param.required) errors.push(requiredField(param.aliases[0] ?? param.name));
         return value;
       }
       const result = param.schema.validate(value);

@@ -81,6 +81,8 @@ export class JsonBodyReader {
     const body = direct ? await this.readDirect(req) : await this.readWithBodyParser(req);
     if (body === undefined) return undefined;
     assertDepth(body, this.options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH);
+    // PHP's json_encode writes an empty array for an empty object: `[]` is `{}` (Magento decodes both to array()).
+    if (Array.isArray(body) && body.length === 0 && !acceptArray) return {};
     if (body === null || typeof body !== 'object' || (Array.isArray(body) && !acceptArray)) {
       throw new WebapiException(400, 'The request body must be a JSON object.');
     }

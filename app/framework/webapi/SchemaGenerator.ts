@@ -5,7 +5,11 @@
  * digit string) appears as `anyOf`.
  */
 import joiToJson from 'joi-to-json';
+import type Joi from 'joi';
+import { ATTRIBUTE_INTERFACE_DEFINITION } from '../api/CustomAttributes.js';
 import type { MethodSpec } from '../contract/Contract.js';
+import { isDataInterface, type DataInterface } from '../contract/DataInterface.js';
+import { WebapiException } from './WebapiException.js';
 import type { RouteDefinition } from '../config/WebapiConfig.js';
 import { dataInterfaceName, type ExtensionAttributesProcessor } from '../extension/ExtensionAttributes.js';
 import { toSnakeCase } from './naming.js';
@@ -60,38 +64,173 @@ const SECURITY_DEFINITIONS = {
   },
 };
 
-function jsonSchema(spec: MethodSpec['params'][number]): JsonObject {
+function joiJson(schema: Joi.Schema): JsonObject {
   try {
     // joi-to-json is CommonJS: its function is the module itself.
     const parse = joiToJson as unknown as (schema: unknown, mode: string) => JsonObject;
-    return parse(spec.schema, 'open-api');
+    return parse(schema, 'open-api');
   } catch {
     return { description: 'see the contract' };
   }
 }
 
-/** The answer's schema where the contract names the data interface it returns (with its extension attributes). */
-function successResponse(spec: MethodSpec, extensionAttributes: ExtensionAttributesProcessor | undefined): JsonObject {
+function jsonSchema(spec: MethodSpec['params'][number]): JsonObject {
+  return joiJson(spec.schema);
+}
+
+const ucfirst = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/**
+ * Magento's service name (Webapi\Model\ServiceMetadata::getServiceName): the vendor (left out when
+ * it is Magento), the module (left out when the service's own name repeats it), the service's
+ * name without `Interface`, and the version (from `Service\V1` in the name, else from the URL):
+ * `Magento\TestModule5\Service\V1\AllSoapAndRestInterface` is `testModule5AllSoapAndRestV1`,
+ * `Magento\Catalog\Api\ProductRepositoryInterface` on `/V1/products` is `catalogProductRepositoryV1`.
+ */
+export function serviceName(serviceClass: string, url: string): string {
+  const [vendor = '', module = '', ...rest] = serviceClass.replace(/^\\/, '').split('\\');
+  let version: string;
+  if (rest[0] === 'Service' && /^V\d+$/.test(rest[1] ?? '')) {
+    version = rest[1]!;
+    rest.splice(0, 2);
+  } else {
+    if (rest[0] === 'Api') rest.shift();
+    version = /^\/(V\d+)(\/|$)/.exec(url)?.[1] ?? 'V1';
+  }
+  if (rest.length) rest[rest.length - 1] = rest[rest.length - 1]!.replace(/Interface$/, '');
+  const name = `${vendor === 'Magento' ? '' : vendor}${rest[0] === module ? '' : module}${rest.join('')}`;
+  return `${name.charAt(0).toLowerCase()}${name.slice(1)}${version}`;
+}
+
+/**
+ * Magento's definition name of a data object (Reflection\TypeProcessor::translateTypeName, then
+ * dash-separated lower case): `Magento\TestModule5\Service\V1\Entity\AllSoapAndRest` is
+ * `test-module5-v1-entity-all-soap-and-rest`, `Magento\Framework\Api\AttributeInterface` is
+ * `framework-attribute-interface`.
+ */
+export function definitionName(className: string): string {
+  const match = /^\\?(.*)\\(.*)\\(Service|Api)\\(.*)$/.exec(className);
+  let name: string;
+  if (match) {
+    const [, vendor = '', module = '', , rest = ''] = match;
+    const parts = rest.split('\\');
+    if (parts[0] === module) parts.shift();
+    name = ucfirst(`${vendor === 'Magento' ? '' : vendor.replace(/\\/g, '')}${module}${parts.join('')}`);
+  } else name = className.replace(/\\/g, '');
+  return name.replace(/(.)([A-Z])/g, '$1-$2').toLowerCase();
+}
+
+const ATTRIBUTE_INTERFACE = 'framework-attribute-interface';
+
+/** The data objects the routes carry and answer, and their Swagger definitions, made as they are referenced. */
+class Definitions {
+  readonly definitions: Record<string, JsonObject> = {};
+  private readonly byName = new Map<string, DataInterface>();
+
+  constructor(
+    specs: Iterable<MethodSpec>,
+    private readonly extensionAttributes: ExtensionAttributesProcessor | undefined,
+  ) {
+    for (const spec of specs) {
+      for (const candidate of [spec.returns, ...spec.params.map((p) => p.dataInterface)])
+        if (isDataInterface(candidate)) this.byName.set(candidate.name, candidate);
+    }
+  }
+
+  /** `{$ref}` (or an array of them for `Name[]`) when the data interface describes its fields; else undefined. */
+  reference(type: DataInterface | string | undefined): JsonObject | undefined {
+    if (type === undefined) return undefined;
+    const name = typeof type === 'string' ? type : type.name;
+    const list = name.endsWith('[]');
+    const data = typeof type === 'string' ? this.byName.get(name.replace(/\[\]$/, '')) : type;
+    if (!data?.schema) return undefined;
+    const ref = { $ref: `#/definitions/${this.define(data)}` };
+    return list ? { type: 'array', items: ref } : ref;
+  }
+
+  private define(data: DataInterface): string {
+    const key = definitionName(data.name);
+    if (this.definitions[key]) return key;
+    const definition: JsonObject = { type: 'object' };
+    this.definitions[key] = definition; // before the fields: a data object may nest itself
+    if (data.description) definition.description = data.description;
+    const properties: Record<string, JsonObject> = {};
+    const keys = (data.schema as unknown as { $_terms?: { keys?: { key: string; schema: Joi.Schema }[] } }).$_terms
+      ?.keys;
+    for (const { key: field, schema } of keys ?? []) {
+      const nested = data.nested[field];
+      const nestedData = nested ? this.byName.get(nested.replace(/\[\]$/, '')) : undefined;
+      if (field === 'custom_attributes' && data.customAttributes) {
+        this.definitions[ATTRIBUTE_INTERFACE] ??= ATTRIBUTE_INTERFACE_DEFINITION;
+        properties[field] = {
+          type: 'array',
+          description: 'Custom attributes values.',
+          items: { $ref: `#/definitions/${ATTRIBUTE_INTERFACE}` },
+        };
+      } else if (nestedData?.schema) properties[field] = this.reference(nested!)!;
+      else properties[field] = joiJson(schema);
+    }
+    const extension = this.extensionAttributes?.describe(data.name);
+    if (extension) properties.extension_attributes = extension;
+    definition.properties = properties;
+    if (data.required.length) definition.required = [...data.required];
+    return key;
+  }
+}
+
+/** The answer's schema: a definition where the data interface describes its fields, else its extension attributes. */
+function successResponse(
+  spec: MethodSpec,
+  extensionAttributes: ExtensionAttributesProcessor | undefined,
+  definitions: Definitions,
+): JsonObject {
+  const reference = definitions.reference(spec.returns);
+  if (reference) return { description: '200 Success.', schema: reference };
   const returns = dataInterfaceName(spec.returns);
   if (!returns || !extensionAttributes) return { description: '200 Success.' };
   return { description: '200 Success.', schema: extensionAttributes.describeOutput(returns) };
 }
 
+/** Magento's operationId: the service name, the method and the HTTP method (`testModule5AllSoapAndRestV1NestedUpdatePut`). */
 function operationId(route: RouteDefinition): string {
-  const contract = route.serviceClass
-    .split('\\')
-    .pop()!
-    .replace(/Interface$/, '');
-  return `${contract.charAt(0).toLowerCase()}${contract.slice(1)}${route.serviceMethod.charAt(0).toUpperCase()}${route.serviceMethod.slice(1)}${route.method}`;
+  return `${serviceName(route.serviceClass, route.url)}${ucfirst(route.serviceMethod)}${ucfirst(route.method.toLowerCase())}`;
+}
+
+const SERVICES_MISSING = 'Incorrect format of request URI or Requested services are missing.';
+
+/** `?services=` as Magento's Webapi\Rest\Request::getRequestedServices reads it; null for every service. */
+export function requestedServices(value: unknown): string[] | null {
+  if (value === undefined || value === 'all') return null;
+  if (typeof value !== 'string' || !/^[a-zA-Z\d]*V\d+(,[a-zA-Z\d]*V\d+)*$/.test(value)) {
+    throw new WebapiException(400, SERVICES_MISSING);
+  }
+  return value.split(',');
+}
+
+export interface SchemaOptions {
+  /** The services to describe (Magento's service names, `?services=`); every one when absent. */
+  readonly services?: readonly string[] | null;
+  /** Service class -> its description (the contract's), for the tags. */
+  readonly describeService?: (serviceClass: string) => string | undefined;
 }
 
 export function generateSchema(
-  routes: ReadonlyMap<RouteDefinition, MethodSpec>,
+  allRoutes: ReadonlyMap<RouteDefinition, MethodSpec>,
   scopeCode: string,
   extensionAttributes?: ExtensionAttributesProcessor,
+  options: SchemaOptions = {},
 ): JsonObject {
+  let routes = allRoutes;
+  if (options.services) {
+    const wanted = new Set(options.services);
+    routes = new Map([...allRoutes].filter(([route]) => wanted.has(serviceName(route.serviceClass, route.url))));
+    const known = new Set([...routes.keys()].map((route) => serviceName(route.serviceClass, route.url)));
+    // As Magento: a service it does not know is a request it cannot answer.
+    if ([...wanted].some((name) => !known.has(name))) throw new WebapiException(400, SERVICES_MISSING);
+  }
+  const definitions = new Definitions(routes.values(), extensionAttributes);
   const paths: Record<string, JsonObject> = {};
-  const tags = new Set<string>();
+  const tags = new Map<string, string | undefined>();
   for (const [route, spec] of routes) {
     const pathParams = new Set(
       route.url
@@ -100,11 +239,8 @@ export function generateSchema(
         .map((s) => s.slice(1)),
     );
     const url = route.url.replace(/:(\w+)/g, '{$1}');
-    const tag = route.serviceClass
-      .split('\\')
-      .pop()!
-      .replace(/Interface$/, '');
-    tags.add(tag);
+    const tag = serviceName(route.serviceClass, route.url);
+    tags.set(tag, options.describeService?.(route.serviceClass));
     const parameters: JsonObject[] = [];
     const bodyProperties: Record<string, JsonObject> = {};
     const bodyRequired: string[] = [];
@@ -121,8 +257,9 @@ export function generateSchema(
           parameters.push({ name, in: 'query', required: required && name === snake, 'x-schema': jsonSchema(param) });
         }
       } else {
-        bodyProperties[snake] = jsonSchema(param);
-        if (required) bodyRequired.push(snake);
+        // Magento names body parameters as the method does (camelCase), a data object by its definition.
+        bodyProperties[param.name] = definitions.reference(param.dataInterface) ?? jsonSchema(param);
+        if (required) bodyRequired.push(param.name);
       }
     }
     // A placeholder the method takes no parameter for (Magento's stockItems/:itemId) must still be
@@ -156,7 +293,7 @@ export function generateSchema(
       // An anonymous route needs no credentials (the token route itself).
       ...(route.resources.includes('anonymous') ? { security: [] } : {}),
       responses: {
-        200: successResponse(spec, extensionAttributes),
+        200: successResponse(spec, extensionAttributes, definitions),
         400: { description: '400 Bad Request', schema: { $ref: '#/definitions/error-response' } },
         401: { description: '401 Unauthorized', schema: { $ref: '#/definitions/error-response' } },
         404: { description: '404 Not Found', schema: { $ref: '#/definitions/error-response' } },
@@ -169,12 +306,14 @@ export function generateSchema(
     info: { version: 'V1', title: 'Dispensary REST API' },
     basePath: `/rest/${scopeCode}`,
     schemes: ['http', 'https'],
-    tags: [...tags].sort().map((name) => ({ name })),
+    tags: [...tags]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, description]) => (description ? { name, description } : { name })),
     securityDefinitions: SECURITY_DEFINITIONS,
     // Either scheme (a list of alternatives in Swagger 2.0).
     security: [{ Bearer: [] }, { OAuth1: [] }],
     paths,
-    definitions: { 'error-response': ERROR_RESPONSE },
+    definitions: { 'error-response': ERROR_RESPONSE, ...definitions.definitions },
   };
 }
 

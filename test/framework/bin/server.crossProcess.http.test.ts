@@ -1,3 +1,4 @@
+// npm test: run alone (many writers queue on one row lock: another file sharing the cores would stretch the queue past the statement timeout)
 import { expect } from 'chai';
 import { runCli } from '../../../app/cli/Cli.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';

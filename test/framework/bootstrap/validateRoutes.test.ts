@@ -53,6 +53,18 @@ describe('validateRoutes: webapi.xml routes checked against their contracts at s
       expect(spec!.params.map((p) => p.name)).to.deep.equal(['log', 'a', 'b']);
     });
 
+    it('should accept a contract whose <preference> is a virtual type, and serve the call with it (issue 30)', async () => {
+      withDi(
+        `<preference for="${API}" type="specialVirtualDispatcher"/>
+         <virtualType name="specialVirtualDispatcher" type="${NS}\\Model\\SpecialDispatcher"/>`,
+        route(API, 'dispatch'),
+      );
+      const booted = await boot();
+      const log: string[] = [];
+      await booted.objectManager.get<{ dispatch(log: string[]): Promise<string> }>(API).dispatch(log);
+      expect(log).to.deep.equal(['special', 'dispatch']);
+    });
+
     it('should not read routes outside the webapi_rest area', async () => {
       withDi('', route(API, 'dispatchAll'));
       const app = await tree.boot('global');

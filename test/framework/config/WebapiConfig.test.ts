@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { readAclConfig } from '../../../app/framework/config/AclConfig.js';
+import { needsGlobalCaller, readAclConfig } from '../../../app/framework/config/AclConfig.js';
 import { readWebapiConfig } from '../../../app/framework/config/WebapiConfig.js';
 import { loadModules } from '../../../app/framework/module/ModuleLoader.js';
 import { ModuleTree, configXml, expectConfigError, routesXml } from '../support/moduleTree.js';
@@ -182,5 +182,29 @@ describe('acl.xml reader', () => {
   it('should fail on a resource without an id', async () => {
     acl('Acme_Base', '<resource title="x"/>');
     await expectConfigError(read, tree.path('Acme_Base', 'etc/acl.xml'), '"id"');
+  });
+
+  it('should read scope="global" as needing a caller of every store, for the resource and those below it', () => {
+    acl(
+      'Acme_Base',
+      `<resource id="Magento_Backend::admin">
+        <resource id="Acme_Base::hooks" scope="global"><resource id="Acme_Base::hooks_list"/></resource>
+        <resource id="Acme_Base::foo"/>
+      </resource>`,
+    );
+    // A later module declaring it again without the attribute does not make it store-wide again.
+    acl('Acme_Custom', '<resource id="Magento_Backend::admin"><resource id="Acme_Base::hooks"/></resource>', [
+      'Acme_Base',
+    ]);
+    const resources = read();
+    expect(resources.get('Acme_Base::hooks')!.scope).to.equal('global');
+    expect(needsGlobalCaller(resources, 'Acme_Base::hooks_list')).to.equal(true);
+    expect(needsGlobalCaller(resources, 'Acme_Base::foo')).to.equal(false);
+    expect(needsGlobalCaller(resources, 'Magento_Backend::admin')).to.equal(false);
+  });
+
+  it('should fail on a scope other than "global", naming the file and the resource', async () => {
+    acl('Acme_Base', '<resource id="A::b" scope="store"/>');
+    await expectConfigError(read, tree.path('Acme_Base', 'etc/acl.xml'), 'A::b', '"store"');
   });
 });

@@ -83,6 +83,35 @@ describe('di.xml rules as in Magento 2.4', () => {
     });
   });
 
+  describe('when a <preference> names a virtual type (issue 30)', () => {
+    it('should serve the contract with the virtual type, its arguments applied', async () => {
+      const om = (
+        await boot(
+          'Fixture_Container',
+          `${BASE_ARGS}
+          <preference for="${GREETER_API}" type="loudVirtualGreeter"/>
+          <virtualType name="loudVirtualGreeter" type="${C}\\Model\\LoudGreeter"/>`,
+        )
+      ).objectManager;
+      expect(om.get<Greeter>(GREETER_API).greet('Ann')).to.equal('HELLO, ANN');
+      expect(om.get(GREETER_API)).to.equal(om.get('loudVirtualGreeter'));
+    });
+
+    it('should accept a plugin whose type is a virtual type, running the class it varies', async () => {
+      const om = (
+        await boot(
+          'Fixture_Dispatch',
+          `<preference for="${API}" type="${DISPATCHER}"/>
+          <virtualType name="virtualPluginA" type="${D}\\Plugin\\PluginA"/>
+          <type name="${API}"><plugin name="a" type="virtualPluginA"/></type>`,
+        )
+      ).objectManager;
+      const log: string[] = [];
+      await om.get<DispatcherInterface>(API).dispatch(log);
+      expect(log).to.deep.equal(['A.before', 'dispatch', 'A.after']);
+    });
+  });
+
   describe('when an object argument says shared="false"', () => {
     it('should inject a new instance, not the shared one', async () => {
       const om = (

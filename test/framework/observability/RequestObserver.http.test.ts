@@ -134,6 +134,24 @@ describe('Request logs and metrics', () => {
     });
   });
 
+  describe('GET /metrics behind a loopback proxy (TRUST_PROXY=loopback)', () => {
+    let proxied: Dispensary;
+    before(async () => {
+      ({ d: proxied } = await startAbuseApp({ trustProxy: 'loopback' }));
+    });
+    after(async () => proxied?.stop());
+
+    it('should refuse a client the proxy names as remote, and answer the proxy itself', async () => {
+      const remote = await request(proxied.http).get('/metrics').set('X-Forwarded-For', '203.0.113.9');
+      expect(remote.status).to.equal(403);
+      // A forged loopback entry does not help: the proxy appends the real peer, the rightmost untrusted entry.
+      const forged = await request(proxied.http).get('/metrics').set('X-Forwarded-For', '127.0.0.1, 203.0.113.9');
+      expect(forged.status).to.equal(403);
+      expect((await request(proxied.http).get('/metrics')).status).to.equal(200);
+      expect((await request(proxied.http).get('/metrics').set('X-Forwarded-For', '127.0.0.1')).status).to.equal(200);
+    });
+  });
+
   describe('GET /metrics with METRICS_TOKEN set', () => {
     let secured: Dispensary;
     before(async () => {

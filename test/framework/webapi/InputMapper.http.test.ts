@@ -78,10 +78,11 @@ describe('Web API: input mapping and validation', () => {
   });
 
   describe('when input is missing or invalid', () => {
-    it("should answer Magento's required-field body for one missing parameter", async () => {
+    it("should answer Magento's required-field body for one missing parameter, named as Magento names it (camelCase)", async () => {
+      // Magento's ServiceInputProcessor names the method's parameter (DeserializationTest: "entityItem").
       const res = await post('/rest/V1/fixture/echo/7', { qty: 1 });
       expect(res.status).to.equal(400);
-      expect(res.body).to.deep.equal({ message: REQUIRED, parameters: { fieldName: 'item_name' } });
+      expect(res.body).to.deep.equal({ message: REQUIRED, parameters: { fieldName: 'itemName' } });
     });
 
     it('should answer the invalid-value body naming the value and the field', async () => {
@@ -118,7 +119,7 @@ describe('Web API: input mapping and validation', () => {
         message: 'One or more input exceptions have occurred.',
         errors: [
           { message: INVALID, parameters: { fieldName: 'item_id', value: '0' } },
-          { message: REQUIRED, parameters: { fieldName: 'item_name' } },
+          { message: REQUIRED, parameters: { fieldName: 'itemName' } },
           { message: INVALID, parameters: { fieldName: 'qty', value: '1000' } },
           {
             message: 'Error occurred during "sizes" processing. Invalid type for value: "x". Expected Type: "int".',

@@ -82,8 +82,9 @@ describe('InputMapper', () => {
     const errors = inputErrors(() =>
       mapper.map(sources({ body: { page_size: 'x', recommendation: { items: [{ qty: 1.5 }] } } })),
     );
+    // A missing parameter is named as Magento's ServiceInputProcessor names it: the method's (camelCase) name.
     expect(errors.map((e) => (e.parameters as { fieldName: string }).fieldName)).to.deep.equal([
-      'recommendation_id',
+      'recommendationId',
       'page_size',
       'recommendation.items[0].sku',
       'recommendation.items[0].qty',
@@ -113,5 +114,56 @@ describe('InputMapper', () => {
       }),
     );
     expect(id).to.equal('5');
+  });
+});
+
+describe('InputMapper, as Magento reads data objects (issue 30)', () => {
+  const item = Joi.object({ item_id: Joi.number().integer(), unit_price: Joi.number(), storeCode: Joi.string() });
+  const updateSpec: MethodSpec = {
+    params: [
+      { name: 'itemId', schema: Joi.string() },
+      { name: 'entityItem', schema: item.keys({ parts: Joi.array().items(item) }).required() },
+    ],
+  };
+  const mapper = new InputMapper(updateSpec);
+
+  it('should read keys in either spelling at every level, as the schema declares them', () => {
+    const [, entity] = mapper.map(
+      sources({
+        body: { entityItem: { itemId: 1, unitPrice: 2, store_code: 'x', parts: [{ itemId: 3, unitPrice: 4 }] } },
+      }),
+    );
+    expect(entity).to.deep.equal({
+      item_id: 1,
+      unit_price: 2,
+      storeCode: 'x',
+      parts: [{ item_id: 3, unit_price: 4 }],
+    });
+  });
+
+  it('should still refuse a key the data object has in neither spelling, and a camelCase key sent beside its snake_case one', () => {
+    const errors = inputErrors(() => mapper.map(sources({ body: { entityItem: { colourName: 'red' } } })));
+    expect(errors.map((e) => (e.parameters as { fieldName: string }).fieldName)).to.deep.equal([
+      'entity_item.colourName',
+    ]);
+    const both = inputErrors(() => mapper.map(sources({ body: { entityItem: { item_id: 1, itemId: 2 } } })));
+    expect(both.map((e) => (e.parameters as { fieldName: string }).fieldName)).to.deep.equal(['entity_item.itemId']);
+  });
+
+  describe("on PUT, the path's last parameter (Magento's ParamsOverrider)", () => {
+    const put = (pathParams: Record<string, string>, body: Record<string, unknown>, method = 'PUT') =>
+      mapper.map(sources({ pathParams, body, method }));
+
+    it("should go into the body's single data object when that object declares the field", () => {
+      expect(put({ itemId: '7' }, { entityItem: { item_id: 2 } })[1]).to.deep.equal({ item_id: 7 });
+      expect(put({ itemId: '7' }, { entityItem: { itemId: 2 } })[1]).to.deep.equal({ item_id: 7 });
+      expect(put({ itemId: '7' }, { entityItem: {} })[1]).to.deep.equal({ item_id: 7 });
+    });
+
+    it('should stay at the top level when the body has more than one key, and not run for POST or for `me`', () => {
+      expect(put({ itemId: '7' }, { entityItem: { item_id: 2 }, other: 1 })[1]).to.deep.equal({ item_id: 2 });
+      expect(put({ itemId: '7' }, { entityItem: { item_id: 2 } }, 'POST')[1]).to.deep.equal({ item_id: 2 });
+      expect(put({ itemId: 'me' }, { entityItem: { item_id: 2 } })[1]).to.deep.equal({ item_id: 2 });
+    });
   });
 });

@@ -1,3 +1,4 @@
+// npm test: run alone (with TEST_AMQP_RESTART it stops and restarts the shared RabbitMQ broker)
 /**
  * Consumers as separate processes, as an operator runs them: two sharing one queue, one SIGKILLed
  * in the middle of a batch and replaced, the broker connection lost and back while they run. The

@@ -39,7 +39,7 @@ for (const mode of QUEUE_MODES) {
         { status: string; attempts: number; event_uuid: string }[]
       >;
     /** A consumer in this process with short delays (di.xml's values come from EVENT_* settings). */
-    const consumer = (maxAttempts = 3, registry = new Registry()) =>
+    const consumer = (maxAttempts = 3, registry = new Registry(), concurrency = 8) =>
       new DeliveryConsumer(
         w.d.t.app.get<Outbox>('Dispensary\\Eventing\\Model\\Outbox'),
         w.d.t.app.get<SubscriptionRegistry>('Dispensary\\Eventing\\Model\\SubscriptionRegistry'),
@@ -48,11 +48,14 @@ for (const mode of QUEUE_MODES) {
         registry,
         w.d.t.app.get<EventQueue>('Dispensary\\Eventing\\Model\\EventQueue'),
         w.d.t.app.get<OutboxRelay>('Dispensary\\Eventing\\Model\\OutboxRelay'),
-        maxAttempts,
-        20,
+        Array.from({ length: maxAttempts - 1 }, () => 20),
         1000,
         2000,
         10,
+        168,
+        300_000,
+        16,
+        concurrency,
       );
     /** Runs the consumer until no event is pending any more (bounded), then stops it. */
     const drain = async (
@@ -119,7 +122,10 @@ for (const mode of QUEUE_MODES) {
           rules: [],
           destination: receiver.url('/events'),
           priority: false,
+          format: 'standardwebhooks',
           source: 'api',
+          status: 'enabled',
+          status_reason: null,
         },
       ]);
       const refused = await subscribe({ name: ITEMS_ADDED, destination: 'http://169.254.169.254/' });
@@ -146,8 +152,9 @@ for (const mode of QUEUE_MODES) {
       const [call] = receiver.received;
       expect(call!.verified).to.equal(true);
       expect(call!.headers['webhook-id']).to.equal(rows[0]!.event_uuid);
-      const body = call!.body as { event_id: string; event: string; data: unknown };
-      expect(body.event).to.equal(ITEMS_ADDED);
+      const body = call!.body as { type: string; timestamp: string; data: unknown };
+      expect(Object.keys(body)).to.deep.equal(['type', 'timestamp', 'data']);
+      expect(body.type).to.equal(ITEMS_ADDED);
       expect(body.data).to.deep.equal({
         recommendation: { recommendation_id: r.recommendation_id },
         added: [added.items.find((item) => item.sku === 'E-2')],
@@ -282,7 +289,8 @@ for (const mode of QUEUE_MODES) {
         ok(await w.d.add(other.recommendation_id, { recommendation: { items: [{ sku: 'E-2', qty: 1 }] } }));
       }
       const stop = new AbortController();
-      const running = consumer().run({ signal: stop.signal });
+      // One delivery at a time per queue: the ordinary backlog queues up behind it, the priority event does not.
+      const running = consumer(3, new Registry(), 1).run({ signal: stop.signal });
       try {
         const deadline = Date.now() + 20_000;
         while (receiver.received.length < 2 && Date.now() < deadline)
@@ -404,8 +412,7 @@ for (const mode of QUEUE_MODES) {
         new Registry(),
         w.d.t.app.get<EventQueue>('Dispensary\\Eventing\\Model\\EventQueue'),
         w.d.t.app.get<OutboxRelay>('Dispensary\\Eventing\\Model\\OutboxRelay'),
-        3,
-        20,
+        [20, 20],
         1000,
         2000,
         10,

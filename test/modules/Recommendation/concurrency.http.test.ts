@@ -1,3 +1,4 @@
+// npm test: run alone (many writers queue on one row lock: another file sharing the cores would stretch the queue past the statement timeout)
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';

@@ -13,9 +13,21 @@ export interface EventSubscriptionData {
   destination: string;
   /** Adobe's priority events: sent through their own queue (`event.delivery.priority`), ahead of the others. */
   priority: boolean;
+  /**
+   * The envelope: `standardwebhooks` (default; `{type, timestamp, data}`, the id in `webhook-id`)
+   * or `cloudevents` (CloudEvents 1.0 structured mode, as Adobe I/O delivers).
+   */
+  format: EventFormat;
   /** `api`, or the io_events.xml file that declares it. */
   source?: string;
+  /** Listed only: `disabled` once the destination answered 410 Gone (subscribe again to enable it). */
+  status?: 'enabled' | 'disabled';
+  /** Listed only: why it was disabled, else null. */
+  status_reason?: string | null;
 }
+
+export const EVENT_FORMATS = ['standardwebhooks', 'cloudevents'] as const;
+export type EventFormat = (typeof EVENT_FORMATS)[number];
 
 export interface EventSubscriptionManagementInterface {
   /** Adds or replaces the subscription of that name; answers it, with its secret when generated (shown once). */
@@ -49,6 +61,9 @@ export const eventSubscriptionSchema = Joi.object({
     .default([]),
   destination: Joi.string().max(2048).required(),
   priority: Joi.boolean().default(false),
+  format: Joi.string()
+    .valid(...EVENT_FORMATS)
+    .default('standardwebhooks'),
   secret: Joi.string().pattern(/^whsec_[A-Za-z0-9+/]{32,88}={0,2}$/),
 });
 

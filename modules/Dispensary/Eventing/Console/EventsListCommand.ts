@@ -18,7 +18,8 @@ export class EventsListCommand implements ConsoleCommand {
     for (const s of all) {
       const fields = s.fields.length ? s.fields.map((f) => f.name).join(',') : 'all fields';
       print(
-        `${s.name}${s.parent ? ` (parent ${s.parent})` : ''} -> ${s.destination} [${fields}${s.rules.length ? `, ${s.rules.length} rule(s)` : ''}] from ${s.source}`,
+        `${s.name}${s.parent ? ` (parent ${s.parent})` : ''} -> ${s.destination} [${fields}${s.rules.length ? `, ${s.rules.length} rule(s)` : ''}] from ${s.source}` +
+          `${s.format === 'cloudevents' ? ' as cloudevents' : ''}${s.status === 'disabled' ? ` DISABLED (${s.status_reason})` : ''}`,
       );
     }
   }

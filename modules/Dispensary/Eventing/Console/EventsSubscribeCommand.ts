@@ -1,10 +1,13 @@
 import { collect, inject, injectable } from '#framework';
 import type { CommandDefinition, CommandInput, ConsoleCommand, Print } from '#framework';
-import { EventSubscriptionManagementInterface } from '../Api/EventSubscriptionManagementInterface.js';
+import {
+  EventSubscriptionManagementInterface,
+  type EventSubscriptionData,
+} from '../Api/EventSubscriptionManagementInterface.js';
 
 /**
  * `events:subscribe <name> --destination <url> [--parent] [--field ...] [--rule field:operator:value ...]
- * [--secret] [--priority]`.
+ * [--secret] [--priority] [--format standardwebhooks|cloudevents]`.
  */
 @injectable()
 export class EventsSubscribeCommand implements ConsoleCommand {
@@ -23,6 +26,11 @@ export class EventsSubscribeCommand implements ConsoleCommand {
       { flags: '--rule <field:operator:value>', description: 'send only when it holds (repeatable)', parse: collect },
       { flags: '--secret <whsec>', description: 'the signing secret (default: generated and printed once)' },
       { flags: '--priority', description: 'deliver through the priority queue, ahead of the others' },
+      {
+        flags: '--format <format>',
+        description:
+          'the envelope: standardwebhooks ({type, timestamp, data}; default) or cloudevents (CloudEvents 1.0)',
+      },
     ],
   };
 
@@ -42,6 +50,7 @@ export class EventsSubscribeCommand implements ConsoleCommand {
       fields: ((options.field as string[] | undefined) ?? []).map((name) => ({ name })),
       rules,
       priority: options.priority === true,
+      ...(options.format !== undefined ? { format: String(options.format) as EventSubscriptionData['format'] } : {}),
       ...(options.secret ? { secret: String(options.secret) } : {}),
     });
     print(`Subscribed ${saved.name} -> ${saved.destination}`);

@@ -1,7 +1,8 @@
 import { inject, injectable, InputException } from '#framework';
-import type {
-  EventSubscriptionData,
-  EventSubscriptionManagementInterface,
+import {
+  EVENT_FORMATS,
+  type EventSubscriptionData,
+  type EventSubscriptionManagementInterface,
 } from '../Api/EventSubscriptionManagementInterface.js';
 import { generateSecret, RULE_OPERATORS } from '../../Webhooks/Api/payloadFilters.js';
 import { SubscriptionRegistry } from './SubscriptionRegistry.js';
@@ -23,7 +24,10 @@ export class EventSubscriptionManagement implements EventSubscriptionManagementI
   async subscribe(
     event: Partial<EventSubscriptionData> & { secret?: string },
   ): Promise<EventSubscriptionData & { secret?: string }> {
-    const { secret: given, ...definition } = event as EventSubscriptionData & { secret?: string };
+    const { secret: given, ...givenDefinition } = event as EventSubscriptionData & { secret?: string };
+    const definition = { ...givenDefinition, format: givenDefinition.format ?? 'standardwebhooks' };
+    if (!(EVENT_FORMATS as readonly string[]).includes(definition.format))
+      throw InputException.invalidFieldValue('event.format', definition.format);
     const listened = definition.parent ?? definition.name;
     if (!listened.startsWith('observer.'))
       throw InputException.invalidFieldValue(definition.parent ? 'event.parent' : 'event.name', listened);
@@ -45,6 +49,10 @@ export class EventSubscriptionManagement implements EventSubscriptionManagementI
   }
 
   async getList(): Promise<EventSubscriptionData[]> {
-    return (await this.registry.all()).map(({ secret: _secret, ...subscription }) => subscription);
+    return (await this.registry.all()).map(({ secret: _secret, disabled, ...subscription }) => ({
+      ...subscription,
+      status: disabled ? 'disabled' : 'enabled',
+      status_reason: disabled?.reason ?? null,
+    }));
   }
 }

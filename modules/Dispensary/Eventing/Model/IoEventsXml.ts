@@ -32,7 +32,7 @@ export function readIoEventsXml(modules: readonly ModuleDefinition[]): Subscript
         event,
         {
           required: ['name', 'destination', 'secret'],
-          optional: ['parent', 'priority'],
+          optional: ['parent', 'priority', 'format'],
           children: ['fields', 'rules'],
         },
         file,
@@ -65,6 +65,7 @@ export function readIoEventsXml(modules: readonly ModuleDefinition[]): Subscript
             rules,
             destination: event.attrs.destination,
             priority: parseBooleanAttr(event.attrs.priority, file, 'priority'),
+            format: event.attrs.format,
             secret: event.attrs.secret,
           },
           { errors: { wrap: { label: false } } },

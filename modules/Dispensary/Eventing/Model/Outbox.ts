@@ -1,9 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { ConnectionProvider, FrameworkServices, inject, injectable, type Knex } from '#framework';
 import { selectFields } from '../../Webhooks/Api/payloadFilters.js';
+import { envelope } from './Envelope.js';
 import type { Subscription } from './Subscription.js';
 
 const TABLE = 'event_outbox';
+
+/**
+ * This process's part of every lease token (`p:<tag>:<uuid>`, `d:<tag>:<uuid>`): a relay counts
+ * the deliveries under way per subscription in its own process (`perSubscription`).
+ */
+export const PROCESS_TAG = randomUUID().slice(0, 8);
 
 export interface OutboxRow {
   readonly outbox_id: number;
@@ -20,6 +27,8 @@ export interface OutboxRow {
   readonly lease_token: string | null;
   /** 1: the subscription has `priority`; published to event.delivery.priority. */
   readonly priority: number;
+  /** The payload's envelope: `standardwebhooks`, `cloudevents`, or `legacy` (recorded before formats existed). */
+  readonly format: string;
 }
 
 /**
@@ -47,6 +56,7 @@ const numeric = (row: Record<string, unknown>): OutboxRow =>
     created_at: Number(row.created_at),
     priority: Number(row.priority ?? 0),
     lease_token: row.lease_token ?? null,
+    format: row.format ?? 'legacy',
   }) as unknown as OutboxRow;
 
 /**
@@ -59,26 +69,33 @@ const numeric = (row: Record<string, unknown>): OutboxRow =>
 export class Outbox {
   constructor(@inject(FrameworkServices.ConnectionProvider) private readonly connection: ConnectionProvider) {}
 
-  /** Records the event for the subscription, in the current transaction when there is one. */
-  async record(subscription: Subscription, eventName: string, data: Record<string, unknown>): Promise<void> {
+  /** Records the event for the subscription, in its format, in the current transaction when there is one. */
+  async record(
+    subscription: Pick<Subscription, 'name' | 'fields' | 'priority' | 'format'>,
+    eventName: string,
+    data: Record<string, unknown>,
+  ): Promise<void> {
     const uuid = randomUUID();
     const now = Date.now();
-    const payload = {
-      event_id: uuid,
-      event: subscription.name,
-      created_at: new Date(now).toISOString(),
-      data: selectFields(
-        subscription.fields.map((field) => ({ name: field.name })),
-        data,
-      ),
-    };
+    const entity = entityKey(data, `event:${uuid}`);
+    const selected = selectFields(
+      subscription.fields.map((field) => ({ name: field.name })),
+      data,
+    );
+    const payload = envelope(subscription.format, {
+      id: uuid,
+      name: subscription.name,
+      time: now,
+      ...(entity.startsWith('event:') ? {} : { subject: entity }),
+      data: selected,
+    });
     await this.connection
       .get()(TABLE)
       .insert({
         event_uuid: uuid,
         subscription_name: subscription.name,
         event_name: eventName,
-        entity_key: entityKey(data, `event:${uuid}`),
+        entity_key: entity,
         payload: JSON.stringify(payload),
         status: 'pending',
         attempts: 0,
@@ -86,7 +103,21 @@ export class Outbox {
         lease_until: 0,
         created_at: now,
         priority: subscription.priority ? 1 : 0,
+        format: subscription.format,
       });
+  }
+
+  /** Deliveries under way in this process (published by its relay, or being delivered by it) per subscription that has any. */
+  private async busy(now: number): Promise<Map<string, number>> {
+    const rows = (await this.connection
+      .knex(TABLE)
+      .where('status', 'pending')
+      .where('lease_until', '>=', now)
+      .where('lease_token', 'like', `_:${PROCESS_TAG}:%`)
+      .groupBy('subscription_name')
+      .select('subscription_name')
+      .count({ n: '*' })) as { subscription_name: string; n: number | string }[];
+    return new Map(rows.map((row) => [row.subscription_name, Number(row.n)]));
   }
 
   /** Rows that have no earlier pending row of the same subscription and entity (the heads of their chains). */
@@ -107,24 +138,37 @@ export class Outbox {
    * entity's chain, priority ones first, under one token (`p:<uuid>`) for `leaseMs`, and answers
    * them. `chain` limits it to one subscription and entity (the successor of a settled row).
    * Several relays may race: the conditional update gives each row to one of them.
+   * `perSubscription` bounds one subscription's deliveries under way that this process leased
+   * (published, or being delivered here): a slow or dead destination holds that many of this
+   * consumer's slots at most, and the rows of the others go out meanwhile (per-destination
+   * isolation, issue 26); each consumer process adds its own share.
    */
   async leaseForPublish(
     limit: number,
     leaseMs: number,
     chain?: { subscription: string; entity: string },
+    perSubscription = Number.POSITIVE_INFINITY,
   ): Promise<{ token: string; rows: OutboxRow[] }> {
     const db = this.connection.knex;
     const now = Date.now();
-    const token = `p:${randomUUID()}`;
+    const token = `p:${PROCESS_TAG}:${randomUUID()}`;
     if (limit <= 0) return { token, rows: [] };
+    const busy = Number.isFinite(perSubscription) ? await this.busy(now) : new Map<string, number>();
+    const full = [...busy].filter(([, n]) => n >= perSubscription).map(([name]) => name);
     const query = db(`${TABLE} as o`)
       .select('o.*')
       .where('o.status', 'pending')
       .where('o.next_attempt_at', '<=', now)
       .where('o.lease_until', '<', now);
     if (chain) void query.where({ 'o.subscription_name': chain.subscription, 'o.entity_key': chain.entity });
+    if (full.length > 0) void query.whereNotIn('o.subscription_name', full);
     const candidates = this.heads(query).orderBy('o.priority', 'desc').orderBy('o.outbox_id').limit(limit);
-    const found = ((await candidates) as Record<string, unknown>[]).map(numeric);
+    const room = new Map(busy);
+    const found = ((await candidates) as Record<string, unknown>[]).map(numeric).filter((row) => {
+      const n = room.get(row.subscription_name) ?? 0;
+      room.set(row.subscription_name, n + 1);
+      return n < perSubscription;
+    });
     if (found.length === 0) return { token, rows: [] };
     const ids = found.map((row) => row.outbox_id);
     const taken = await db(TABLE)
@@ -161,7 +205,7 @@ export class Outbox {
       .orderBy('outbox_id')
       .first()) as Record<string, unknown> | undefined;
     if (!head || Number(head.next_attempt_at) > now || Number(head.lease_until) >= now) return undefined;
-    const token = `d:${randomUUID()}`;
+    const token = `d:${PROCESS_TAG}:${randomUUID()}`;
     const taken = await db(TABLE)
       .where({ outbox_id: head.outbox_id, status: 'pending' })
       .where('lease_until', '<', now)
@@ -216,7 +260,7 @@ export class Outbox {
       return 'not_head';
     }
     if (row.lease_token?.startsWith('d:') && leaseUntil >= now) return 'delivering';
-    const mine = `d:${randomUUID()}`;
+    const mine = `d:${PROCESS_TAG}:${randomUUID()}`;
     const query = db(TABLE).where({ outbox_id: id, status: 'pending' }).where('lease_until', leaseUntil);
     if (row.lease_token === null) void query.whereNull('lease_token');
     else void query.where('lease_token', row.lease_token);

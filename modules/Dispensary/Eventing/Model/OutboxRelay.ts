@@ -14,6 +14,11 @@ import { Outbox, type OutboxRow } from './Outbox.js';
  * At most `maxInFlight` rows are published and not yet taken by a consumer: the queue never holds
  * a backlog longer than a lease, so a lease that runs out means a message lost, not one waiting
  * behind thousands (which would be published again, and again, every lease).
+ *
+ * At most `perSubscription` rows of one subscription are leased by this process (published or
+ * being delivered) at once: a slow or dead destination never holds all of a consumer's slots, so the other
+ * subscriptions' events keep going out (issue 26). Heads of different entities are published
+ * together, so consumers deliver different entities in parallel.
  */
 @injectable()
 export class OutboxRelay {
@@ -21,18 +26,23 @@ export class OutboxRelay {
     @inject('Dispensary\\Eventing\\Model\\Outbox') private readonly outbox: Outbox,
     @inject(FrameworkServices.Logger) private readonly logger: Logger,
     private readonly maxInFlight = 1000,
+    /** Deliveries of one subscription under way at once in this process (EVENT_SUBSCRIPTION_CONCURRENCY). */
+    private readonly perSubscription = 16,
   ) {}
 
   /** Publishes up to `limit` due rows (priority ones first); answers how many. Throws when the queue refuses them. */
   async publishDue(queue: QueueConnection, leaseMs: number, limit = 100): Promise<number> {
     const room = this.maxInFlight - (await this.outbox.inFlight());
-    return this.publish(queue, await this.outbox.leaseForPublish(Math.min(limit, room), leaseMs));
+    return this.publish(
+      queue,
+      await this.outbox.leaseForPublish(Math.min(limit, room), leaseMs, undefined, this.perSubscription),
+    );
   }
 
   /** After `row` was settled, publishes the next event of its chain at once, rather than at the next poll. */
   async publishNext(queue: QueueConnection, row: OutboxRow, leaseMs: number): Promise<number> {
     const chain = { subscription: row.subscription_name, entity: row.entity_key };
-    return this.publish(queue, await this.outbox.leaseForPublish(1, leaseMs, chain));
+    return this.publish(queue, await this.outbox.leaseForPublish(1, leaseMs, chain, this.perSubscription));
   }
 
   private async publish(queue: QueueConnection, leased: { token: string; rows: OutboxRow[] }): Promise<number> {

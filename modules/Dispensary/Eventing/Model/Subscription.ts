@@ -4,6 +4,15 @@ import type { EventSubscriptionData } from '../Api/EventSubscriptionManagementIn
 export interface Subscription extends EventSubscriptionData {
   readonly secret: string;
   readonly source: string;
+  /** Set once its destination answered 410 Gone: nothing is recorded or sent for it. */
+  readonly disabled?: { readonly reason: string; readonly at: number };
+}
+
+/** A stored definition from before `format` existed: the default envelope. */
+export function withDefaults<
+  T extends Omit<EventSubscriptionData, 'format'> & { format?: EventSubscriptionData['format'] },
+>(definition: T): T & Pick<EventSubscriptionData, 'format'> {
+  return { ...definition, format: definition.format ?? 'standardwebhooks' };
 }
 
 /** The dispatched event a subscription listens to: `parent ?? name`, without `observer.`. */

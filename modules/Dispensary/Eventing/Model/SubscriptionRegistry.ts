@@ -1,47 +1,68 @@
-import { FrameworkServices, inject, injectable, RefreshingValue, type ModuleDefinition } from '#framework';
+import { FrameworkServices, inject, injectable, type ModuleDefinition } from '#framework';
 import { readIoEventsXml } from './IoEventsXml.js';
-import { sourceEvent, type Subscription } from './Subscription.js';
+import { sourceEvent, withDefaults, type Subscription } from './Subscription.js';
 import { SubscriptionRepository } from './SubscriptionRepository.js';
 
-const REFRESH_MS = 1000;
-
-/** io_events.xml (read once) and run-time subscriptions (read again at most once a second), by the event they listen to. */
+/**
+ * io_events.xml (read once: files change only with a restart) and the run-time subscriptions
+ * (`event_subscription`), which are read from the database every time, never from a cache: who
+ * receives an event is decided from committed state (issue 26). The outbox hook reads them inside
+ * the change's transaction, so an event is recorded for exactly the subscriptions committed before
+ * it; the delivery consumer reads its subscription again before each attempt, so a subscription
+ * removed (or disabled) after the event receives nothing once that commits.
+ */
 @injectable()
 export class SubscriptionRegistry {
   private xml?: Subscription[];
-  private readonly loaded = new RefreshingValue(() => this.load(), REFRESH_MS);
 
   constructor(
     @inject(FrameworkServices.ModuleList) private readonly modules: readonly ModuleDefinition[],
     @inject('Dispensary\\Eventing\\Model\\SubscriptionRepository') private readonly repository: SubscriptionRepository,
   ) {}
 
+  /** The enabled subscriptions of an event, as committed (in the current transaction when there is one); without secrets. */
   async forEvent(eventName: string): Promise<readonly Subscription[]> {
-    return (await this.loaded.get()).byEvent.get(eventName) ?? [];
+    const byName = await this.load(false);
+    return [...byName.values()].filter(
+      (subscription) => !subscription.disabled && sourceEvent(subscription) === eventName,
+    );
   }
 
+  /** The subscription of that name as committed now, with its secret and whether it is disabled. */
   async byName(name: string): Promise<Subscription | undefined> {
-    return (await this.loaded.get()).byName.get(name);
+    const stored = await this.repository.byName(name);
+    if (stored) return stored;
+    const found = this.fromXml().find((s) => s.name === name);
+    if (!found) return undefined;
+    const disabled = (await this.repository.disabled(name)).get(name);
+    return disabled ? { ...found, disabled } : found;
   }
 
   async all(): Promise<Subscription[]> {
-    return [...(await this.loaded.get()).byName.values()];
+    return [...(await this.load(true)).values()];
   }
 
-  invalidate(): void {
-    this.loaded.invalidate();
+  /** Disables a subscription (its destination answered 410 Gone). */
+  async disable(name: string, reason: string): Promise<void> {
+    await this.repository.disable(name, reason);
   }
 
-  private async load(): Promise<{ byEvent: Map<string, Subscription[]>; byName: Map<string, Subscription> }> {
-    this.xml ??= readIoEventsXml(this.modules);
+  /** Nothing is cached any more but io_events.xml; kept for callers that announce a change. */
+  invalidate(): void {}
+
+  private fromXml(): Subscription[] {
+    this.xml ??= readIoEventsXml(this.modules).map((subscription) => withDefaults(subscription));
+    return this.xml;
+  }
+
+  private async load(secrets: boolean): Promise<Map<string, Subscription>> {
+    const stored = await this.repository.all({ secrets });
+    const disabled = await this.repository.disabled();
     const byName = new Map<string, Subscription>();
-    for (const subscription of [...this.xml, ...(await this.repository.all())])
-      byName.set(subscription.name, subscription);
-    const byEvent = new Map<string, Subscription[]>();
-    for (const subscription of byName.values()) {
-      const event = sourceEvent(subscription);
-      byEvent.set(event, [...(byEvent.get(event) ?? []), subscription]);
+    for (const subscription of [...this.fromXml(), ...stored]) {
+      const off = disabled.get(subscription.name);
+      byName.set(subscription.name, off ? { ...subscription, disabled: off } : subscription);
     }
-    return { byEvent, byName };
+    return byName;
   }
 }

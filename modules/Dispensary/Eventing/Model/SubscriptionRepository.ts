@@ -1,6 +1,6 @@
 import { ConnectionProvider, FrameworkServices, inject, injectable, nowTimestamp } from '#framework';
 import type { EventSubscriptionData } from '../Api/EventSubscriptionManagementInterface.js';
-import type { Subscription } from './Subscription.js';
+import { withDefaults, type Subscription } from './Subscription.js';
 
 interface SecretCipher {
   encrypt(plain: string, context: string): string;
@@ -8,8 +8,13 @@ interface SecretCipher {
 }
 
 const TABLE = 'event_subscription';
+const DISABLED = 'event_subscription_disabled';
 
-/** Run-time event subscriptions; secrets encrypted (Integration's Encryptor), bound to the name. */
+/**
+ * Run-time event subscriptions; secrets encrypted (Integration's Encryptor), bound to the name.
+ * Every read goes through `get()`: inside a unit of work it reads in its transaction, so the
+ * outbox hook sees exactly the subscriptions committed before the change (no cache).
+ */
 @injectable()
 export class SubscriptionRepository {
   constructor(
@@ -17,6 +22,7 @@ export class SubscriptionRepository {
     @inject('Dispensary\\Integration\\Model\\Encryptor') private readonly cipher: SecretCipher,
   ) {}
 
+  /** Adds or replaces the subscription, enabled (a disabled one of that name is enabled again). */
   async save(definition: EventSubscriptionData, secret: string): Promise<void> {
     const db = this.connection.get();
     await db(TABLE).where({ name: definition.name }).delete();
@@ -26,24 +32,66 @@ export class SubscriptionRepository {
       secret: this.cipher.encrypt(secret, `event_subscription:${definition.name}`),
       created_at: nowTimestamp(new Date()),
     });
+    await db(DISABLED).where({ name: definition.name }).delete();
   }
 
   async delete(name: string): Promise<boolean> {
-    return (await this.connection.get()(TABLE).where({ name }).delete()) > 0;
+    const db = this.connection.get();
+    const removed = (await db(TABLE).where({ name }).delete()) > 0;
+    if (removed) await db(DISABLED).where({ name }).delete();
+    return removed;
   }
 
-  async all(): Promise<Subscription[]> {
+  /** Every run-time subscription; `secrets: false` skips decrypting them (the outbox hook needs none). */
+  async all(options: { secrets: boolean } = { secrets: true }): Promise<Subscription[]> {
     const rows = (await this.connection.get()(TABLE).select('definition', 'secret').orderBy('subscription_id')) as {
       definition: string;
       secret: string;
     }[];
-    return rows.map((row) => {
-      const definition = JSON.parse(row.definition) as EventSubscriptionData;
-      return {
-        ...definition,
-        secret: this.cipher.decrypt(row.secret, `event_subscription:${definition.name}`),
-        source: 'api',
-      };
-    });
+    return rows.map((row) => this.fromRow(row, options.secrets));
+  }
+
+  /** The run-time subscription of that name with its secret and, when disabled, why (one query: read before every delivery attempt). */
+  async byName(name: string): Promise<Subscription | undefined> {
+    const row = (await this.connection
+      .get()(`${TABLE} as s`)
+      .leftJoin(`${DISABLED} as d`, 'd.name', 's.name')
+      .where('s.name', name)
+      .first('s.definition', 's.secret', 'd.reason', 'd.disabled_at')) as
+      { definition: string; secret: string; reason: string | null; disabled_at: number | string | null } | undefined;
+    if (!row) return undefined;
+    const subscription = this.fromRow(row, true);
+    return row.reason === null || row.reason === undefined
+      ? subscription
+      : { ...subscription, disabled: { reason: row.reason, at: Number(row.disabled_at) } };
+  }
+
+  /** The disabled subscriptions (run-time or io_events.xml) by name. */
+  async disabled(name?: string): Promise<Map<string, { reason: string; at: number }>> {
+    const query = this.connection.get()(DISABLED).select('name', 'reason', 'disabled_at');
+    if (name !== undefined) void query.where({ name });
+    const rows = (await query) as { name: string; reason: string; disabled_at: number | string }[];
+    return new Map(rows.map((row) => [row.name, { reason: row.reason, at: Number(row.disabled_at) }]));
+  }
+
+  /** Disables the subscription of that name (kept if already disabled). */
+  async disable(name: string, reason: string): Promise<void> {
+    const db = this.connection.get();
+    if ((await this.disabled(name)).size > 0) return;
+    try {
+      await db(DISABLED).insert({ name, reason: reason.slice(0, 255), disabled_at: Date.now() });
+    } catch (error) {
+      // Another consumer disabled it meanwhile: the same outcome.
+      if ((await this.disabled(name)).size === 0) throw error;
+    }
+  }
+
+  private fromRow(row: { definition: string; secret: string }, secrets: boolean): Subscription {
+    const definition = withDefaults(JSON.parse(row.definition) as EventSubscriptionData);
+    return {
+      ...definition,
+      secret: secrets ? this.cipher.decrypt(row.secret, `event_subscription:${definition.name}`) : '',
+      source: 'api',
+    };
   }
 }

@@ -6,8 +6,10 @@ import {
   inject,
   injectable,
   isUniqueViolation,
+  needsGlobalCaller,
   nowTimestamp,
   preparedQuery,
+  type AclResource,
   type AuthorizationRequest,
   type Caller,
   type Clock,
@@ -71,12 +73,12 @@ const FIND_BY_HASH = preparedQuery<{ tokenHash: string }, TokenRow | undefined>(
 
 export const OTHER_STORE =
   'The token is bound to another store and cannot be used with the store "%storeCode". Use the URL of its own store.';
+export const GLOBAL_RESOURCE =
+  'The ACL resource "%resource" is held only by a token for all stores: use --all-stores, or leave it out.';
 export const ONE_STORE_ONLY =
   'The token is bound to one store, and this request changes data shared by all stores. Use a token for all stores.';
 
-interface AclNode {
-  readonly parent: string | null;
-}
+type AclNode = Pick<AclResource, 'parent' | 'scope'>;
 
 /**
  * The one code path for what a token may do, shared by API keys (`integration:token:create`) and
@@ -114,6 +116,9 @@ export class TokenGrants {
     for (const resource of resources ?? []) {
       if (!this.acl.has(resource))
         throw new InputException([{ phrase: 'The ACL resource "%resource" is unknown.', parameters: { resource } }]);
+      // A grant the token could never use: say so now rather than refuse every request later.
+      if (storeId !== null && needsGlobalCaller(this.acl, resource))
+        throw new InputException([{ phrase: GLOBAL_RESOURCE, parameters: { resource } }]);
     }
     return { name, storeId, resources };
   }
@@ -159,12 +164,16 @@ export class TokenGrants {
    * Who the token's holder is, if the token may call this route here: not revoked or expired,
    * inside its store (and bound to none for a `scope="global"` route), holding every resource.
    * Otherwise 401: the same as for no token at all, but for a valid token outside its store binding.
+   * A store-bound token never holds an acl.xml `scope="global"` resource (the webhook and eventing
+   * ones), whatever it was granted: it is refused as for any resource it lacks, before its store is looked at.
    */
   grant(row: TokenRow, request: AuthorizationRequest): Caller {
     const denied = () => AuthorizationException.forResources(request.resources);
     if (row.revoked_at !== null || (row.kind !== 'admin' && row.active_name === null)) throw denied();
     if (row.kind === 'admin' && !isTrue(row.admin_is_active)) throw denied();
     if (row.expires_at !== null && row.expires_at <= nowTimestamp(this.clock.now())) throw denied();
+    const storeBound = row.store_id !== null;
+    if (storeBound && request.resources.some((resource) => needsGlobalCaller(this.acl, resource))) throw denied();
     // A valid token used where its store binding does not reach: say so, rather than name a resource it may well hold.
     if (row.store_id !== null && row.store_id !== request.store.id) {
       throw new AuthorizationException(OTHER_STORE, { storeCode: request.store.code });
@@ -182,7 +191,8 @@ export class TokenGrants {
       name: row.name,
       allStores: row.store_id === null,
       // Extension attributes with <resources> ask the caller what else it holds.
-      allows: (resource) => granted === null || this.holds(granted, resource),
+      allows: (resource) =>
+        !(storeBound && needsGlobalCaller(this.acl, resource)) && (granted === null || this.holds(granted, resource)),
     };
   }
 

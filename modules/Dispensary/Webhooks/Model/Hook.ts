@@ -27,3 +27,12 @@ export function secretOf(hook: Hook, env: NodeJS.ProcessEnv = process.env): stri
   if (!hook.secret.startsWith('env:')) return hook.secret;
   return env[hook.secret.slice(4)] || null;
 }
+
+/** What a listed header value reads: the docs tell integrators to put credentials in `headers`. */
+export const MASKED_HEADER_VALUE = '******';
+
+/** The hook as anyone may list it: no secret, header names kept and their values masked. */
+export function listedHook(hook: Hook): WebhookData & { source: string } {
+  const { secret: _secret, ...listed } = hook;
+  return { ...listed, headers: hook.headers.map(({ name }) => ({ name, value: MASKED_HEADER_VALUE })) };
+}

@@ -13,7 +13,15 @@ export interface SendRequest {
 }
 
 export type SendResult =
-  { kind: 'answer'; status: number; body: string } | { kind: 'timeout' } | { kind: 'error'; reason: string };
+  | {
+      kind: 'answer';
+      status: number;
+      body: string;
+      /** The answer's `Retry-After` header, when it has one (event delivery honours it on 429 and 503). */
+      retryAfter?: string;
+    }
+  | { kind: 'timeout' }
+  | { kind: 'error'; reason: string };
 
 /** Largest answer read; a longer one is a failure (garbage). */
 const MAX_ANSWER_BYTES = 1024 * 1024;
@@ -70,7 +78,12 @@ export function send(request: SendRequest): Promise<SendResult> {
           } else chunks.push(chunk);
         });
         res.on('end', () =>
-          finish({ kind: 'answer', status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+          finish({
+            kind: 'answer',
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString('utf8'),
+            ...(typeof res.headers['retry-after'] === 'string' ? { retryAfter: res.headers['retry-after'] } : {}),
+          }),
         );
         res.on('error', (error) => finish({ kind: 'error', reason: error.message }));
       },

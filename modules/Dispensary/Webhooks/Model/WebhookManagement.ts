@@ -6,18 +6,14 @@ import {
   LocalizedException,
   type HookPointList,
 } from '#framework';
-import { pluginHookName } from './hookNames.js';
+import { carriesCredentials, pluginHookName } from './hookNames.js';
 import type { SubscribedWebhook, WebhookData, WebhookManagementInterface } from '../Api/WebhookManagementInterface.js';
+import { listedHook } from './Hook.js';
 import { HookRegistry } from './HookRegistry.js';
 import { RULE_OPERATORS } from './payload.js';
 import { generateSecret } from './Signature.js';
 import { SubscriptionRepository } from './SubscriptionRepository.js';
 import { UrlPolicy } from './UrlPolicy.js';
-
-/** Methods whose arguments are passwords or secrets. */
-export const CREDENTIAL_METHODS: ReadonlySet<string> = new Set([
-  'plugin.dispensary.integration.api.admin_token_service.create_admin_access_token',
-]);
 
 /** Adobe's REST routes for run-time webhooks; the secret is answered once, when generated here. */
 @injectable()
@@ -47,12 +43,13 @@ export class WebhookManagement implements WebhookManagementInterface {
 
   /**
    * A `plugin.*` name must be one `webhooks:list:all` prints (an `observer.*` may name any event:
-   * events nobody observes are dispatched too). The login route is refused: its arguments are
-   * credentials, which never leave the service.
+   * events nobody observes are dispatched too). The login route and the webhook and event
+   * subscription routes are refused: their arguments or answers are credentials (a password, a
+   * token, signing secrets, hook headers), which never leave the service.
    */
   private async checkMethod(name: string): Promise<void> {
     if (!name.startsWith('plugin.')) return;
-    if (CREDENTIAL_METHODS.has(name))
+    if (carriesCredentials(name))
       throw new LocalizedException('The webhook "%name" would receive credentials and cannot be subscribed.', { name });
     const known = (await this.points.serviceCalls()).some(
       (call) => pluginHookName(call.serviceClass, call.method) === name,
@@ -69,6 +66,6 @@ export class WebhookManagement implements WebhookManagementInterface {
   }
 
   async getList(): Promise<WebhookData[]> {
-    return (await this.registry.all()).map(({ secret: _secret, ...hook }) => hook);
+    return (await this.registry.all()).map(listedHook);
   }
 }

@@ -1,7 +1,6 @@
 import { inject, injectable, type ServiceCall, type ServiceCallHooksInterface } from '#framework';
-import { pluginHookName } from './hookNames.js';
+import { carriesCredentials, pluginHookName } from './hookNames.js';
 import { HookRunner } from './HookRunner.js';
-import { CREDENTIAL_METHODS } from './WebhookManagement.js';
 
 type Json = Record<string, unknown>;
 
@@ -36,12 +35,15 @@ export class WebhookServiceCallHooks implements ServiceCallHooksInterface {
     return changed === payload ? result : changed.result;
   }
 
-  /** The hook name; null for the login route (a webhooks.xml cannot send its password out either). */
+  /**
+   * The hook name; null for the login route and the subscription routes (carriesCredentials): no
+   * hook, from a webhooks.xml or a row stored before they were refused, sends their credentials out.
+   */
   private nameOf(call: ServiceCall): string | null {
     const key = `${call.serviceClass}::${call.method}`;
     let name = this.names.get(key);
     if (name === undefined) this.names.set(key, (name = pluginHookName(call.serviceClass, call.method)));
-    return CREDENTIAL_METHODS.has(name) ? null : name;
+    return carriesCredentials(name) ? null : name;
   }
 }
 

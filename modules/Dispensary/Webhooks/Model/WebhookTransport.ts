@@ -12,6 +12,8 @@ export interface SignedRequest {
   readonly timeoutMs: number;
   readonly method?: string;
   readonly headers?: Readonly<Record<string, string>>;
+  /** The body's content type (default application/json; CloudEvents: application/cloudevents+json). */
+  readonly contentType?: string;
 }
 
 /**
@@ -32,7 +34,7 @@ export class WebhookTransport {
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(request.headers ?? {})) headers[name.toLowerCase()] = value;
     Object.assign(headers, {
-      'content-type': 'application/json',
+      'content-type': request.contentType ?? 'application/json',
       'user-agent': 'Dispensary-Webhooks/1',
       ...signatureHeaders(request.secret, request.id, Math.floor(Date.now() / 1000), request.body),
     });

@@ -34,6 +34,7 @@ import {
 
 import { webhookSchema, type WebhookData } from '../Api/WebhookManagementInterface.js';
 import { hookKey, type Hook } from './Hook.js';
+import { carriesCredentials } from './hookNames.js';
 
 export function readWebhooksXml(modules: readonly ModuleDefinition[]): Hook[] {
   const hooks = new Map<string, Hook>();
@@ -106,6 +107,8 @@ function readHook(hook: XmlElement, method: XmlElement, batch: XmlElement, file:
   const where = `${file}: hook "${hook.attrs.name}" of ${method.attrs.name}`;
   const secret = hook.attrs.secret;
   if (!secret) throw new ConfigError(`${where}: needs a signing secret (secret="env:NAME" or secret="whsec_...")`);
+  if (carriesCredentials(method.attrs.name!))
+    throw new ConfigError(`${where}: this method's arguments or answer are credentials and cannot be hooked`);
   const { value, error } = webhookSchema
     .keys({
       secret: Joi.string()

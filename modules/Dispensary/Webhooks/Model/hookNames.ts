@@ -22,3 +22,23 @@ export function pluginHookName(serviceClass: string, method: string): string {
 export function observerHookName(eventName: string): string {
   return `observer.${eventName.toLowerCase()}`;
 }
+
+/** Methods whose arguments or result are passwords, tokens or secrets. */
+export const CREDENTIAL_METHODS: ReadonlySet<string> = new Set([
+  'plugin.dispensary.integration.api.admin_token_service.create_admin_access_token',
+]);
+
+/**
+ * Every method of these interfaces: the webhook and event subscription routes, whose arguments
+ * and answers carry signing secrets and hook headers (credentials an integrator put there). No
+ * hook, from the REST routes or a webhooks.xml, may be sent them.
+ */
+const CREDENTIAL_INTERFACES: readonly string[] = [
+  'plugin.dispensary.webhooks.api.webhook_management.',
+  'plugin.dispensary.eventing.api.event_subscription_management.',
+];
+
+/** Whether a hook of this name would be sent credentials: such a name cannot be subscribed, and never runs. */
+export function carriesCredentials(name: string): boolean {
+  return CREDENTIAL_METHODS.has(name) || CREDENTIAL_INTERFACES.some((prefix) => name.startsWith(prefix));
+}
