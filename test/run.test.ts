@@ -30,8 +30,13 @@ async function npmTest(...args: string[]): Promise<Run> {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
     [code, stdout, stderr] = [failed.code ?? -1, failed.stdout ?? '', failed.stderr ?? ''];
   }
-  const report = stdout.trim() ? (JSON.parse(stdout) as { tests: { file: string }[] }) : { tests: [] };
-  return { code, stderr, files: [...new Set(report.tests.map((t) => path.relative(PROJECT_ROOT, t.file)))].sort() };
+  // One JSON report per mocha run: the files run together, then those that run alone.
+  const starts = [...stdout.matchAll(/\{\s*"stats"/g)].map((match) => match.index);
+  const reports = starts.map(
+    (start, i) => JSON.parse(stdout.slice(start, starts[i + 1] ?? stdout.length)) as { tests: { file: string }[] },
+  );
+  const tests = reports.flatMap((report) => report.tests);
+  return { code, stderr, files: [...new Set(tests.map((t) => path.relative(PROJECT_ROOT, t.file)))].sort() };
 }
 
 const MODULE_LOADER = 'dist/test/framework/module/ModuleLoader.test.js';
