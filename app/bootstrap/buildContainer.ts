@@ -2,7 +2,8 @@
  * Start-up phase 3, the container: every class the configuration names is imported (so a name
  * that does not resolve fails now, not on the first request), the object manager binds them with
  * the runtime's own objects, observers are connected and checked, and the data interfaces that
- * extension attributes extend are loaded.
+ * extension attributes extend are loaded. The module configuration files modules read themselves
+ * (ConfigReaderList: webhooks.xml, io_events.xml) are read and checked here too.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,7 +14,8 @@ import { validateObservers } from '../framework/event/validateObservers.js';
 import { ExtensionAttributesProcessor } from '../framework/extension/ExtensionAttributes.js';
 import { loadDataInterfaces } from '../framework/extension/loadDataInterfaces.js';
 import type { ApplicationOptions } from './ApplicationOptions.js';
-import { FRAMEWORK_TYPES, frameworkInstances } from './frameworkServices.js';
+import type { ConfigReaderList } from '../framework/config/ConfigReaderList.js';
+import { CONFIG_READER_LIST, FRAMEWORK_TYPES, frameworkInstances } from './frameworkServices.js';
 import { PROJECT_ROOT } from './paths.js';
 import { preloadClasses, referencedNames } from './preloadClasses.js';
 import type { Configuration } from './loadConfiguration.js';
@@ -42,6 +44,8 @@ export async function buildContainer(
   objectManager.bindAll(names.keys());
   eventManager.connect(objectManager);
   validateObservers(events, resolver);
+  // Module configuration files modules read themselves (webhooks.xml, io_events.xml): a mistake stops start-up here.
+  objectManager.get<ConfigReaderList>(CONFIG_READER_LIST).readAll();
   const dataInterfaces = await loadDataInterfaces(extensionConfig.referencedNames(), resolver);
   const extensionAttributes = new ExtensionAttributesProcessor(extensionConfig, dataInterfaces);
   return { resolver, objectManager, extensionAttributes };

@@ -5,6 +5,7 @@
 import { Registry } from 'prom-client';
 import { BulkManagementInterface, OperationManagementInterface } from '../framework/bulk/BulkManagementInterface.js';
 import { CommandList } from '../framework/console/CommandList.js';
+import { ConfigReaderList } from '../framework/config/ConfigReaderList.js';
 import { requestContext } from '../framework/context/RequestContext.js';
 import type { ClassResolver } from '../framework/di/ClassResolver.js';
 import { DispatchHookList } from '../framework/event/DispatchHookList.js';
@@ -21,12 +22,16 @@ import { hookPointList } from './hookPointList.js';
 import type { Configuration } from './loadConfiguration.js';
 import type { Resources } from './openResources.js';
 
+/** Module configuration files read at start-up (webhooks.xml, io_events.xml): ConfigReaderList.ts. */
+export const CONFIG_READER_LIST = 'Framework\\Config\\ConfigReaderList';
+
 /** Names the runtime itself provides to di.xml. */
 export const FRAMEWORK_TYPES: ReadonlyMap<string, unknown> = new Map<string, unknown>([
   [StoreResolverInterface.name, StoreResolverInterface],
   [AuthorizationInterface.name, AuthorizationInterface],
   ['Framework\\Console\\CommandList', CommandList],
   ['Framework\\Setup\\DataInstallerList', DataInstallerList],
+  [CONFIG_READER_LIST, ConfigReaderList],
   [EventManagerInterface.name, EventManagerInterface],
   [DISPATCH_HOOK_LIST, DispatchHookList],
   ['Framework\\MessageQueue\\ConsumerList', ConsumerList],

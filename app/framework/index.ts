@@ -86,6 +86,7 @@ export {
   type Print,
 } from './console/ConsoleCommand.js';
 export type { DataInstaller } from './setup/DataInstallerList.js';
+export type { ConfigReader } from './config/ConfigReaderList.js';
 export { StoreResolverInterface } from './store/StoreResolverInterface.js';
 export {
   AuthorizationInterface,

@@ -1,7 +1,8 @@
 /**
- * docs/writing-a-module.md cannot drift from the code: every code block in it is an included file
- * of the guide's module (or its test), byte for byte; every file of that module is shown; and the
- * shell commands it lists run. reminders.test.ts boots the module and exercises it.
+ * docs/writing-a-module.md and its reference pages (docs/reference/*.md) cannot drift from the
+ * code: every code block in them is an included file of the guide's module (or its test), byte for
+ * byte; every file of that module is shown on one of them; and the shell commands they list run.
+ * reminders.test.ts boots the module and exercises it.
  */
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
@@ -12,6 +13,12 @@ import { PROJECT_MODULE_SOURCES } from '../support/modules.js';
 import { TestApp } from '../support/testApp.js';
 
 const GUIDE = path.join(PROJECT_ROOT, 'docs', 'writing-a-module.md');
+const REFERENCE_DIR = path.join(PROJECT_ROOT, 'docs', 'reference');
+/** The guide's reference pages: the reference moved out of the tutorial, tested the same way. */
+const REFERENCE = readdirSync(REFERENCE_DIR)
+  .filter((name) => name.endsWith('.md'))
+  .sort()
+  .map((name) => path.join(REFERENCE_DIR, name));
 const MODULE_DIR = 'test/fixtures/guide/modules/Acme/Reminders';
 
 interface Block {
@@ -41,24 +48,30 @@ function cliArgs(line: string): string[] {
   return [...line.replace(/^npm run cli -- /, '').matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2]!);
 }
 
-describe('docs/writing-a-module.md', () => {
-  const markdown = readFileSync(GUIDE, 'utf8');
-  const all = blocks(markdown);
+describe('docs/writing-a-module.md and docs/reference/', () => {
+  const guide = blocks(readFileSync(GUIDE, 'utf8'));
+  const all = [...guide, ...REFERENCE.flatMap((page) => blocks(readFileSync(page, 'utf8')))];
 
-  it('should show each included file byte for byte', () => {
+  it('should link every reference page from the guide', () => {
+    const markdown = readFileSync(GUIDE, 'utf8');
+    for (const page of REFERENCE) expect(markdown, page).to.contain(`](reference/${path.basename(page)}`);
+  });
+
+  it('should show each included file byte for byte, most of the module in the guide itself', () => {
+    expect(guide.filter((b) => b.include).length).to.be.greaterThan(10);
     const included = all.filter((b) => b.include);
-    expect(included.length).to.be.greaterThan(10);
     for (const block of included) {
       expect(block.body, block.include!).to.equal(readFileSync(path.join(PROJECT_ROOT, block.include!), 'utf8'));
     }
   });
 
-  it('should have no code block that is not an included file, apart from the folder tree and shell commands', () => {
-    const loose = all.filter((b) => !b.include && b.lang !== 'sh' && !b.body.startsWith('modules/Acme/Reminders/'));
+  // The reference pages may also show examples of their own: test/docs/codeBlocks.test.ts compiles those.
+  it('should have no code block in the guide that is not an included file, apart from the folder tree and shell commands', () => {
+    const loose = guide.filter((b) => !b.include && b.lang !== 'sh' && !b.body.startsWith('modules/Acme/Reminders/'));
     expect(loose.map((b) => b.body.slice(0, 60))).to.deep.equal([]);
   });
 
-  it('should show every file of the module, and its test', () => {
+  it('should show every file of the module, and its test, in the guide or a reference page', () => {
     const included = new Set(all.map((b) => b.include));
     for (const file of [...filesUnder(MODULE_DIR), 'test/guide/reminders.test.ts'])
       expect(included.has(file), file).to.equal(true);

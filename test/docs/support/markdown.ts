@@ -17,12 +17,19 @@ export function readDoc(file: string): Doc {
   return { file, text: readFileSync(path.join(PROJECT_ROOT, file), 'utf8') };
 }
 
-/** README.md and every docs/*.md: the pages the README's content now lives in. */
+/** README.md and every Markdown page under docs/, its folders too (the guide's reference pages are in docs/reference/). */
 export function projectDocs(): Doc[] {
-  const pages = readdirSync(path.join(PROJECT_ROOT, 'docs'))
-    .filter((name) => name.endsWith('.md'))
-    .sort();
-  return [readDoc('README.md'), ...pages.map((name) => readDoc(`docs/${name}`))];
+  const pages = (dir: string): string[] =>
+    readdirSync(path.join(PROJECT_ROOT, dir), { withFileTypes: true })
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .flatMap((entry) =>
+        entry.isDirectory()
+          ? pages(`${dir}/${entry.name}`)
+          : entry.name.endsWith('.md')
+            ? [`${dir}/${entry.name}`]
+            : [],
+      );
+  return [readDoc('README.md'), ...pages('docs').map(readDoc)];
 }
 
 export interface Line {

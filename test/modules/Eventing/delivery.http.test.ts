@@ -18,7 +18,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { Registry } from 'prom-client';
 import request from 'supertest';
-import type { Logger, ModuleDefinition } from '../../../app/framework/index.js';
+import type { Logger } from '../../../app/framework/index.js';
 import { PROJECT_ROOT } from '../../../app/bootstrap/paths.js';
 import { readDeploymentConfig } from '../../../app/bootstrap/DeploymentConfig.js';
 import { DEFAULT_EVENT_RETRY_SCHEDULE, durationList } from '../../../app/bootstrap/settings.js';
@@ -33,6 +33,7 @@ import type { EventQueue } from '../../../modules/Dispensary/Eventing/Model/Even
 import { EVENT_TOPICS } from '../../../modules/Dispensary/Eventing/Model/EventQueue.js';
 import type { Outbox } from '../../../modules/Dispensary/Eventing/Model/Outbox.js';
 import { OutboxRelay } from '../../../modules/Dispensary/Eventing/Model/OutboxRelay.js';
+import type { IoEventsXmlConfig } from '../../../modules/Dispensary/Eventing/Model/IoEventsXmlConfig.js';
 import { SubscriptionRegistry } from '../../../modules/Dispensary/Eventing/Model/SubscriptionRegistry.js';
 import type { SubscriptionRepository } from '../../../modules/Dispensary/Eventing/Model/SubscriptionRepository.js';
 import type { WebhookTransport } from '../../../modules/Dispensary/Webhooks/Model/WebhookTransport.js';
@@ -142,7 +143,7 @@ for (const mode of QUEUE_MODES) {
     /** Another process's registry: its own instance, which has read the subscriptions (none yet). */
     const otherProcessRegistry = async () => {
       const registry = new SubscriptionRegistry(
-        w.d.t.app.get<readonly ModuleDefinition[]>('Framework\\Module\\ModuleList'),
+        w.d.t.app.get<IoEventsXmlConfig>('Dispensary\\Eventing\\Model\\IoEventsXmlConfig'),
         service<SubscriptionRepository>('SubscriptionRepository'),
       );
       await registry.all();

@@ -296,40 +296,80 @@ describe('Webhooks: synchronous hooks on Add Items', function () {
       expect(receiver.received).to.have.length(2);
     });
 
-    it('should run batches in parallel and the hooks of a batch in sequence by priority, each seeing the changes before it', async () => {
+    it("should run batches one after another in batch_order, each seeing the previous batch's changes, and a batch's hooks in parallel (Adobe)", async () => {
       const order: string[] = [];
-      receiver.answer = (call) => {
+      const bodies: Record<string, { recommendation: { items: { qty: number; note?: string }[] } }> = {};
+      let secondArrived!: () => void;
+      const second = new Promise<void>((resolve) => (secondArrived = resolve));
+      receiver.answer = async (call) => {
         order.push(call.path);
-        if (call.path === '/first') return { json: { op: 'replace', path: 'recommendation/items/0/qty', value: 5 } };
-        if (call.path === '/second') {
-          const qty = (call.body as { recommendation: { items: { qty: number }[] } }).recommendation.items[0]!.qty;
-          return { json: { op: 'replace', path: 'recommendation/items/0/note', value: `saw qty ${qty}` } };
+        bodies[call.path] = call.body as (typeof bodies)[string];
+        if (call.path === '/first') {
+          // Answers only once /second has been called: the hooks of one batch run at the same time.
+          await second;
+          return { json: { op: 'replace', path: 'recommendation/items/0/qty', value: 5 } };
         }
-        return { delayMs: 200, json: { op: 'success' } };
+        if (call.path === '/second') {
+          secondArrived();
+          // The same path as /first's change: the higher priority's (/first, 20) is kept.
+          return { json: { op: 'replace', path: 'recommendation/items/0/qty', value: 9 } };
+        }
+        const qty = bodies['/third']!.recommendation.items[0]!.qty;
+        return { json: { op: 'replace', path: 'recommendation/items/0/note', value: `third saw qty ${qty}` } };
       };
+      // Named against their order: batch_order decides, not the name.
+      await w.subscribe({
+        url: receiver.url('/third'),
+        secret: SECRET,
+        batch_name: 'a_late',
+        batch_order: 20,
+        hook_name: 'third',
+      });
       await w.subscribe({
         url: receiver.url('/second'),
         secret: SECRET,
-        batch_name: 'a',
+        batch_name: 'z_early',
+        batch_order: 10,
         hook_name: 'second',
         priority: 10,
       });
       await w.subscribe({
         url: receiver.url('/first'),
         secret: SECRET,
-        batch_name: 'a',
+        batch_name: 'z_early',
+        batch_order: 10,
         hook_name: 'first',
         priority: 20,
       });
-      await w.subscribe({ url: receiver.url('/slow1'), secret: SECRET, batch_name: 'b', hook_name: 'slow' });
-      await w.subscribe({ url: receiver.url('/slow2'), secret: SECRET, batch_name: 'c', hook_name: 'slow' });
-      const started = Date.now();
       const res = ok(await w.d.add(r.recommendation_id, { recommendation: { items: [{ sku: 'W-2', qty: 2 }] } }));
-      // b and c (200 ms each) ran at the same time as a.
-      expect(Date.now() - started).to.be.below(390);
-      expect(order.indexOf('/first')).to.be.below(order.indexOf('/second'));
-      const added = res.items.find((item) => item.sku === 'W-2')!;
-      expect(added).to.include({ qty: 5, note: 'saw qty 5' });
+      expect(order.slice(0, 2).sort()).to.deep.equal(['/first', '/second']);
+      expect(order[2]).to.equal('/third');
+      // Both hooks of the first batch saw the payload as sent; the next batch saw the first batch's change.
+      expect(bodies['/second']!.recommendation.items[0]!.qty).to.equal(2);
+      expect(res.items.find((item) => item.sku === 'W-2')).to.include({ qty: 5, note: 'third saw qty 5' });
+    });
+
+    it('should not call a later batch once a required hook of an earlier batch failed', async () => {
+      receiver.answer = (call) => (call.path === '/early' ? { status: 503, raw: '' } : { json: { op: 'success' } });
+      await w.subscribe({
+        url: receiver.url('/early'),
+        secret: SECRET,
+        batch_name: 'early',
+        batch_order: 1,
+        hook_name: 'h',
+        fallback_error_message: 'Early failed.',
+      });
+      await w.subscribe({
+        url: receiver.url('/late'),
+        secret: SECRET,
+        batch_name: 'late',
+        batch_order: 2,
+        hook_name: 'h',
+      });
+      const res = await w.d.add(r.recommendation_id, { recommendation: { items: [{ sku: 'W-2', qty: 2 }] } });
+      expect(res.status).to.equal(400);
+      expect(res.body).to.deep.equal({ message: 'Early failed.' });
+      expect(receiver.received.map((call) => call.path)).to.deep.equal(['/early']);
     });
 
     it('should log each call (hook, duration, outcome) without its body, and count it in /metrics', async () => {

@@ -6,8 +6,11 @@ export interface EventSubscriptionData {
   name: string;
   /** The event an alias subscription listens to (`observer.<event_name>`); null: `name` itself. */
   parent: string | null;
-  /** Dot paths into the event data: only these are sent. Empty: all of it. */
-  fields: { name: string }[];
+  /**
+   * Dot paths into the event data: only these are sent (`items[].sku`: that field of every element of
+   * the array `items`; `source`: where the value is read, `name` when absent). Empty, or `*`: all of it.
+   */
+  fields: { name: string; source?: string }[];
   rules: { field: string; operator: string; value?: string }[];
   /** The http(s) URL events are POSTed to (same host rules and signing as webhooks). */
   destination: string;
@@ -33,7 +36,14 @@ export interface EventSubscriptionManagementInterface {
   /** Adds or replaces the subscription of that name; answers it, with its secret when generated (shown once). */
   subscribe(
     event: Partial<EventSubscriptionData> & { secret?: string },
+    force?: boolean,
   ): Promise<EventSubscriptionData & { secret?: string }>;
+  /**
+   * Adobe's `PUT /V1/eventing/eventSubscribe/:name`: changes a run-time subscription; the fields and
+   * rules given are merged into its own (by field name, by rule field and operator), the other
+   * attributes given replace its. The secret is kept unless one is given.
+   */
+  update(name: string, event: Partial<EventSubscriptionData> & { secret?: string }): Promise<EventSubscriptionData>;
   unsubscribe(name: string): Promise<boolean>;
   getList(): Promise<EventSubscriptionData[]>;
 }
@@ -46,7 +56,7 @@ export const eventSubscriptionSchema = Joi.object({
   name: EVENT_NAME.required(),
   parent: EVENT_NAME.allow(null).default(null),
   fields: Joi.array()
-    .items(Joi.object({ name: Joi.string().max(255).required() }))
+    .items(Joi.object({ name: Joi.string().max(255).required(), source: Joi.string().max(255) }))
     .max(100)
     .default([]),
   rules: Joi.array()
@@ -67,12 +77,45 @@ export const eventSubscriptionSchema = Joi.object({
   secret: Joi.string().pattern(/^whsec_[A-Za-z0-9+/]{32,88}={0,2}$/),
 });
 
+/** The body of an update: every attribute optional (the name, if given, must be the route's). */
+export const eventSubscriptionUpdateSchema = Joi.object({
+  name: EVENT_NAME,
+  parent: EVENT_NAME.allow(null),
+  fields: Joi.array()
+    .items(Joi.object({ name: Joi.string().max(255).required(), source: Joi.string().max(255) }))
+    .max(100),
+  rules: Joi.array()
+    .items(
+      Joi.object({
+        field: Joi.string().max(255).required(),
+        operator: Joi.string().max(32).required(),
+        value: Joi.alternatives(Joi.string().allow(''), Joi.number(), Joi.boolean()),
+      }),
+    )
+    .max(100),
+  destination: Joi.string().max(2048),
+  priority: Joi.boolean(),
+  format: Joi.string().valid(...EVENT_FORMATS),
+  secret: Joi.string().pattern(/^whsec_[A-Za-z0-9+/]{32,88}={0,2}$/),
+});
+
 export const EventSubscriptionManagementInterface = defineContract<EventSubscriptionManagementInterface>(
   'Dispensary\\Eventing\\Api\\EventSubscriptionManagementInterface',
   {
     subscribe: {
-      params: [{ name: 'event', schema: eventSubscriptionSchema.required() }],
+      params: [
+        { name: 'event', schema: eventSubscriptionSchema.required() },
+        // Adobe's `force` (subscribe an event not declared locally): every observer event may be subscribed here.
+        { name: 'force', schema: Joi.boolean() },
+      ],
       description: 'Subscribe an event (Adobe eventing body plus destination); the generated secret is answered once',
+    },
+    update: {
+      params: [
+        { name: 'name', schema: EVENT_NAME.required() },
+        { name: 'event', schema: eventSubscriptionUpdateSchema.required() },
+      ],
+      description: 'Update a run-time event subscription: fields and rules merged into its own (Adobe)',
     },
     unsubscribe: { params: [{ name: 'name', schema: EVENT_NAME.required() }], description: 'Unsubscribe an event' },
     getList: { params: [], description: 'Every event subscription: io_events.xml and run-time ones' },

@@ -1,6 +1,6 @@
 import { inject, injectable } from '#framework';
 import type { CommandDefinition, CommandInput, ConsoleCommand, Print } from '#framework';
-import { Outbox } from '../Model/Outbox.js';
+import { DeliveryManagementInterface } from '../Api/DeliveryManagementInterface.js';
 
 @injectable()
 export class DeadLetterRetryCommand implements ConsoleCommand {
@@ -11,13 +11,13 @@ export class DeadLetterRetryCommand implements ConsoleCommand {
     options: [{ flags: '--all', description: 'every dead letter' }],
   };
 
-  constructor(@inject('Dispensary\\Eventing\\Model\\Outbox') private readonly outbox: Outbox) {}
+  constructor(@inject(DeliveryManagementInterface) private readonly deliveries: DeliveryManagementInterface) {}
 
   async run({ args, options }: CommandInput, print: Print): Promise<void> {
     if (!options.all && args.length === 0) throw new Error('Name the ids to retry, or --all');
     const ids = args.map(Number);
     if (ids.some((id) => !Number.isSafeInteger(id))) throw new Error('Ids are whole numbers');
-    const count = await this.outbox.retry(options.all ? 'all' : ids);
+    const count = await this.deliveries.retryDeadLetters(options.all ? 'all' : ids);
     print(`${count} event(s) will be delivered again.`);
   }
 }

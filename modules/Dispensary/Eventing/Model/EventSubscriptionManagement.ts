@@ -1,10 +1,10 @@
-import { inject, injectable, InputException } from '#framework';
+import { inject, injectable, InputException, NoSuchEntityException } from '#framework';
 import {
   EVENT_FORMATS,
   type EventSubscriptionData,
   type EventSubscriptionManagementInterface,
 } from '../Api/EventSubscriptionManagementInterface.js';
-import { generateSecret, RULE_OPERATORS } from '../../Webhooks/Api/payloadFilters.js';
+import { generateSecret, isContextPath, RULE_OPERATORS } from '../../Webhooks/Api/payloadFilters.js';
 import { SubscriptionRegistry } from './SubscriptionRegistry.js';
 import { SubscriptionRepository } from './SubscriptionRepository.js';
 
@@ -26,6 +26,43 @@ export class EventSubscriptionManagement implements EventSubscriptionManagementI
   ): Promise<EventSubscriptionData & { secret?: string }> {
     const { secret: given, ...givenDefinition } = event as EventSubscriptionData & { secret?: string };
     const definition = { ...givenDefinition, format: givenDefinition.format ?? 'standardwebhooks' };
+    this.check(definition);
+    const secret = given ?? generateSecret();
+    await this.repository.save(definition, secret);
+    this.registry.invalidate();
+    return given ? { ...definition, source: 'api' } : { ...definition, source: 'api', secret };
+  }
+
+  async update(
+    name: string,
+    event: Partial<EventSubscriptionData> & { secret?: string },
+  ): Promise<EventSubscriptionData> {
+    const { secret: given, name: named, source: _source, ...changes } = event;
+    if (named !== undefined && named !== name) throw InputException.invalidFieldValue('event.name', named);
+    const existing = await this.repository.byName(name);
+    if (!existing) throw NoSuchEntityException.singleField('name', name);
+    const { secret, source: _was, disabled: _disabled, ...current } = existing;
+    const byName = new Map(current.fields.map((field) => [field.name, field]));
+    for (const field of changes.fields ?? []) byName.set(field.name, field);
+    const byRule = new Map(current.rules.map((rule) => [`${rule.field}\n${rule.operator}`, rule]));
+    for (const rule of changes.rules ?? []) byRule.set(`${rule.field}\n${rule.operator}`, rule);
+    const definition: EventSubscriptionData = {
+      ...current,
+      ...(changes.parent !== undefined ? { parent: changes.parent } : {}),
+      ...(changes.destination !== undefined ? { destination: changes.destination } : {}),
+      ...(changes.priority !== undefined ? { priority: changes.priority } : {}),
+      ...(changes.format !== undefined ? { format: changes.format } : {}),
+      fields: [...byName.values()],
+      rules: [...byRule.values()],
+    };
+    this.check(definition);
+    await this.repository.save(definition, given ?? secret);
+    this.registry.invalidate();
+    return { ...definition, source: 'api' };
+  }
+
+  /** What a subscription must be beyond its schema: an observer event, an allowed URL, known operators. */
+  private check(definition: EventSubscriptionData): void {
     if (!(EVENT_FORMATS as readonly string[]).includes(definition.format))
       throw InputException.invalidFieldValue('event.format', definition.format);
     const listened = definition.parent ?? definition.name;
@@ -36,10 +73,12 @@ export class EventSubscriptionManagement implements EventSubscriptionManagementI
       if (!(RULE_OPERATORS as readonly string[]).includes(rule.operator))
         throw InputException.invalidFieldValue('event.rules.operator', rule.operator);
     }
-    const secret = given ?? generateSecret();
-    await this.repository.save(definition, secret);
-    this.registry.invalidate();
-    return given ? { ...definition, source: 'api' } : { ...definition, source: 'api', secret };
+    // Adobe's context_* values are Magento's PHP objects: absent here, refused rather than sent empty.
+    for (const field of definition.fields)
+      if (isContextPath(field.source ?? field.name))
+        throw InputException.invalidFieldValue('event.fields.source', field.source ?? field.name);
+    for (const rule of definition.rules)
+      if (isContextPath(rule.field)) throw InputException.invalidFieldValue('event.rules.field', rule.field);
   }
 
   async unsubscribe(name: string): Promise<boolean> {

@@ -6,11 +6,17 @@
  *   <config>
  *     <event name="observer.dispensary_recommendation_items_add_after" destination="https://..." secret="env:ERP_EVENTS_SECRET">
  *       <fields><field name="recommendation.recommendation_id"/><field name="added"/></fields>
- *       <rules><rule field="recommendation.store_id" operator="equal" value="1"/></rules>
+ *       <rules>
+ *         <rule><field>recommendation.store_id</field><operator>equal</operator><value>2</value></rule>
+ *       </rules>
  *     </event>
  *   </config>
  *
- * A later module's event of the same name replaces it; a run-time subscription of that name too.
+ * A rule may be written with attributes too (`<rule field=".." operator=".." value=".."/>`). When
+ * several modules declare one event, Adobe's merge applies: the fields and rules of all of them are
+ * sent and checked, and a later module's attributes (destination, secret, parent, priority) win. A
+ * run-time subscription of that name replaces it. Read once, at start-up (ConfigReaderList): any
+ * mistake stops start-up naming the file and element.
  */
 import {
   ConfigError,
@@ -20,60 +26,84 @@ import {
   readModuleXmlFiles,
   type ModuleDefinition,
 } from '#framework';
+import {
+  mergedValues,
+  mergeXmlFields,
+  mergeXmlRules,
+  type Merged,
+  type XmlField,
+  type XmlRule,
+} from '../../Webhooks/Api/payloadFilters.js';
 import { eventSubscriptionSchema, type EventSubscriptionData } from '../Api/EventSubscriptionManagementInterface.js';
 import type { Subscription } from './Subscription.js';
 
+interface Declared {
+  file: string;
+  attrs: Record<string, string>;
+  fields: Merged<XmlField>;
+  rules: Merged<XmlRule>;
+}
+
 export function readIoEventsXml(modules: readonly ModuleDefinition[]): Subscription[] {
-  const found = new Map<string, Subscription>();
+  const declared = new Map<string, Declared>();
   for (const { file, root } of readModuleXmlFiles(modules, 'io_events.xml', { root: 'config' })) {
     checkElement(root, { children: ['event'] }, file, 'config');
     for (const event of root.children) {
       checkElement(
         event,
         {
-          required: ['name', 'destination', 'secret'],
-          optional: ['parent', 'priority', 'format'],
+          required: ['name'],
+          optional: ['destination', 'secret', 'parent', 'priority', 'format'],
           children: ['fields', 'rules'],
         },
         file,
         'event',
       );
-      const child = (name: string) => event.children.find((c) => c.name === name)?.children ?? [];
-      const fields = child('fields').map((f) => {
-        checkElement(f, { required: ['name'] }, file, 'field');
-        return { name: f.attrs.name! };
-      });
-      const rules = child('rules').map((r) => {
-        checkElement(r, { required: ['field', 'operator'], optional: ['value'] }, file, 'rule');
-        return {
-          field: r.attrs.field!,
-          operator: r.attrs.operator!,
-          ...(r.attrs.value !== undefined ? { value: r.attrs.value } : {}),
-        };
-      });
-      const { value, error } = eventSubscriptionSchema
-        .keys({
-          secret: Joi.string()
-            .pattern(/^(env:[A-Za-z_][A-Za-z0-9_]*|whsec_.+)$/)
-            .required(),
-        })
-        .validate(
-          {
-            name: event.attrs.name,
-            parent: event.attrs.parent,
-            fields,
-            rules,
-            destination: event.attrs.destination,
-            priority: parseBooleanAttr(event.attrs.priority, file, 'priority'),
-            format: event.attrs.format,
-            secret: event.attrs.secret,
-          },
-          { errors: { wrap: { label: false } } },
-        );
-      if (error) throw new ConfigError(`${file}: event "${event.attrs.name}": ${error.message}`);
-      const { secret, ...definition } = value as EventSubscriptionData & { secret: string };
-      found.set(definition.name, { ...definition, secret, source: file });
+      const name = event.attrs.name!;
+      const current = declared.get(name) ?? { file, attrs: {}, fields: new Map(), rules: new Map() };
+      current.file = file;
+      Object.assign(current.attrs, event.attrs);
+      for (const child of event.children) {
+        if (child.name === 'fields') mergeXmlFields(child, current.fields, file);
+        else mergeXmlRules(child, current.rules, file);
+      }
+      declared.set(name, current);
     }
   }
-  return [...found.values()];
+  return [...declared.values()].map(checkEvent);
+}
+
+function checkEvent({ file, attrs, fields, rules }: Declared): Subscription {
+  const where = `${file}: event "${attrs.name}"`;
+  const listened = attrs.parent ?? attrs.name!;
+  if (!listened.startsWith('observer.'))
+    throw new ConfigError(
+      `${where}: listens to "${listened}": only observer.<event> events are dispatched here (plugin.* are Adobe's generated plugins)`,
+    );
+  if (!attrs.destination)
+    throw new ConfigError(`${where}: needs a destination (the http(s) URL the events are POSTed to)`);
+  if (!attrs.secret)
+    throw new ConfigError(`${where}: needs a signing secret (secret="env:NAME" or secret="whsec_...")`);
+  const { value, error } = eventSubscriptionSchema
+    .keys({
+      secret: Joi.string()
+        .pattern(/^(env:[A-Za-z_][A-Za-z0-9_]*|whsec_.+)$/)
+        .required(),
+    })
+    .validate(
+      {
+        name: attrs.name,
+        parent: attrs.parent,
+        fields: mergedValues(fields),
+        rules: mergedValues(rules),
+        destination: attrs.destination,
+        priority: parseBooleanAttr(attrs.priority, file, `event "${attrs.name}": priority`),
+        format: attrs.format,
+        secret: attrs.secret,
+      },
+      { errors: { wrap: { label: false } } },
+    );
+  if (error) throw new ConfigError(`${where}: ${error.message}`);
+  const { secret, ...definition } = value as EventSubscriptionData & { secret: string };
+  return { ...definition, secret, source: file };
 }

@@ -293,18 +293,5 @@ export class Outbox {
   async purgeDelivered(before: number): Promise<number> {
     return this.connection.knex(TABLE).where({ status: 'delivered' }).where('delivered_at', '<', before).delete();
   }
-
-  async dead(): Promise<OutboxRow[]> {
-    return (
-      (await this.connection.knex(TABLE).where({ status: 'dead' }).orderBy('outbox_id')) as Record<string, unknown>[]
-    ).map(numeric);
-  }
-
-  /** Dead rows back to pending (all, or those ids); answers how many. */
-  async retry(ids: readonly number[] | 'all'): Promise<number> {
-    const query = this.connection.knex(TABLE).where({ status: 'dead' });
-    if (ids !== 'all') void query.whereIn('outbox_id', ids);
-    const now = Date.now();
-    return query.update({ status: 'pending', attempts: 0, next_attempt_at: now, lease_until: 0, lease_token: null });
-  }
+  // Dead letters are listed and sent again through DeliveryRepository (the REST routes and events:dead-letter:*).
 }

@@ -1,10 +1,10 @@
-import { FrameworkServices, inject, injectable, type ModuleDefinition } from '#framework';
-import { readIoEventsXml } from './IoEventsXml.js';
+import { inject, injectable } from '#framework';
+import { IoEventsXmlConfig } from './IoEventsXmlConfig.js';
 import { sourceEvent, withDefaults, type Subscription } from './Subscription.js';
 import { SubscriptionRepository } from './SubscriptionRepository.js';
 
 /**
- * io_events.xml (read once: files change only with a restart) and the run-time subscriptions
+ * io_events.xml (read once, at start-up: files change only with a restart) and the run-time subscriptions
  * (`event_subscription`), which are read from the database every time, never from a cache: who
  * receives an event is decided from committed state (issue 26). The outbox hook reads them inside
  * the change's transaction, so an event is recorded for exactly the subscriptions committed before
@@ -16,7 +16,7 @@ export class SubscriptionRegistry {
   private xml?: Subscription[];
 
   constructor(
-    @inject(FrameworkServices.ModuleList) private readonly modules: readonly ModuleDefinition[],
+    @inject('Dispensary\\Eventing\\Model\\IoEventsXmlConfig') private readonly xmlConfig: IoEventsXmlConfig,
     @inject('Dispensary\\Eventing\\Model\\SubscriptionRepository') private readonly repository: SubscriptionRepository,
   ) {}
 
@@ -51,7 +51,8 @@ export class SubscriptionRegistry {
   invalidate(): void {}
 
   private fromXml(): Subscription[] {
-    this.xml ??= readIoEventsXml(this.modules).map((subscription) => withDefaults(subscription));
+    // Read and checked at start-up (ConfigReaderList), so a mistake never reaches a request.
+    this.xml ??= this.xmlConfig.read().map((subscription) => withDefaults(subscription));
     return this.xml;
   }
 

@@ -56,7 +56,7 @@ export const webhookSchema = Joi.object({
   hook_name: NAME.required(),
   url: Joi.string().max(2048).required(),
   priority: Joi.number().integer().default(0),
-  required: Joi.boolean().default(false),
+  required: Joi.boolean().default(true),
   soft_timeout: Joi.number().integer().min(1).allow(null).default(null),
   timeout: Joi.number().integer().min(1).max(60_000).default(5000),
   method: Joi.string().valid('', 'POST', 'PUT', 'PATCH', 'post', 'put', 'patch').default('POST'),

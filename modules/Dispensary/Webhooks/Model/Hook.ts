@@ -28,6 +28,23 @@ export function secretOf(hook: Hook, env: NodeJS.ProcessEnv = process.env): stri
   return env[hook.secret.slice(4)] || null;
 }
 
+/**
+ * Adobe's `{env:NAME}` placeholders of a hook URL or header value, replaced by the variable's value
+ * when the hook is called; null when one is unset or empty (the call fails as a hook failure does).
+ */
+export function resolveEnvPlaceholders(text: string, env: NodeJS.ProcessEnv = process.env): string | null {
+  let missing = false;
+  const resolved = text.replace(/\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g, (_all, name: string) => {
+    const value = env[name];
+    if (!value) missing = true;
+    return value ?? '';
+  });
+  return missing ? null : resolved;
+}
+
+/** Whether a URL or header value carries an `{env:NAME}` placeholder. */
+export const hasEnvPlaceholder = (text: string): boolean => /\{env:[A-Za-z_][A-Za-z0-9_]*\}/.test(text);
+
 /** What a listed header value reads: the docs tell integrators to put credentials in `headers`. */
 export const MASKED_HEADER_VALUE = '******';
 

@@ -1,23 +1,22 @@
-import { FrameworkServices, inject, injectable, RefreshingValue, type ModuleDefinition } from '#framework';
+import { inject, injectable, RefreshingValue } from '#framework';
 import { hookKey, type Hook } from './Hook.js';
 import { SubscriptionRepository } from './SubscriptionRepository.js';
-import { readWebhooksXml } from './WebhooksXml.js';
+import { WebhooksXmlConfig } from './WebhooksXmlConfig.js';
 
 /** How long this process uses the subscriptions it read before reading them again (other processes subscribe too). */
 const REFRESH_MS = 1000;
 
 /**
- * Every hook: webhooks.xml (read once) and the run-time subscriptions (read again at most once a
+ * Every hook: webhooks.xml (read once, at start-up) and the run-time subscriptions (read again at most once a
  * second, and at once after this process changed them). A subscription of the same identity as
  * a webhooks.xml hook replaces it.
  */
 @injectable()
 export class HookRegistry {
-  private xml?: Hook[];
   private readonly loaded = new RefreshingValue(() => this.load(), REFRESH_MS);
 
   constructor(
-    @inject(FrameworkServices.ModuleList) private readonly modules: readonly ModuleDefinition[],
+    @inject('Dispensary\\Webhooks\\Model\\WebhooksXmlConfig') private readonly xml: WebhooksXmlConfig,
     @inject('Dispensary\\Webhooks\\Model\\SubscriptionRepository')
     private readonly subscriptions: SubscriptionRepository,
   ) {}
@@ -36,9 +35,8 @@ export class HookRegistry {
   }
 
   private async load(): Promise<{ byMethod: Map<string, Hook[]>; all: Hook[] }> {
-    this.xml ??= readWebhooksXml(this.modules);
     const merged = new Map<string, Hook>();
-    for (const hook of [...this.xml, ...(await this.subscriptions.all())]) merged.set(hookKey(hook), hook);
+    for (const hook of [...this.xml.read(), ...(await this.subscriptions.all())]) merged.set(hookKey(hook), hook);
     const byMethod = new Map<string, Hook[]>();
     for (const hook of merged.values()) {
       const key = `${hook.webhook_method} ${hook.webhook_type}`;

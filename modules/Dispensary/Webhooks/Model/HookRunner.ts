@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { FrameworkServices, inject, injectable, LocalizedException, type Logger } from '#framework';
-import { hookKey, hookLabel, secretOf, type Hook } from './Hook.js';
+import {
+  FrameworkServices,
+  inject,
+  injectable,
+  LocalizedException,
+  type Logger,
+  type RequestContext,
+} from '#framework';
+import { hookKey, hookLabel, resolveEnvPlaceholders, secretOf, type Hook } from './Hook.js';
 import { HookRegistry } from './HookRegistry.js';
 import { send } from './HttpSender.js';
 import { applyOperation, parseOperations, rulesHold, selectFields, type Operation } from './payload.js';
@@ -14,17 +21,25 @@ type Json = Record<string, unknown>;
 export const DEFAULT_FALLBACK = 'Cannot perform the operation due to an error.';
 /** The message of an `exception` answer that carries none. */
 const DEFAULT_EXCEPTION = 'The operation was declined by a webhook.';
+/** An `exception` answer's message: its own, else the hook's fallback message (Adobe), else the default. */
+function exceptionMessage(veto: Operation, hook: Hook): string {
+  if (typeof veto.message === 'string' && veto.message !== '') return veto.message;
+  return hook.fallback_error_message ?? DEFAULT_EXCEPTION;
+}
+
 /** Answers kept for `ttl`, at most this many (oldest dropped first). */
 const MAX_CACHED = 1000;
 
 type Outcome = { operations: Operation[]; outcome: string } | { failure: string };
 
 /**
- * Runs the hooks of one webhook method and type on a payload, as Adobe's webhooks do: batches in
- * parallel, the hooks of a batch one after another by priority (highest first), each seeing the
- * payload as the hooks before it in its batch changed it; the batches' changes are then applied in
- * batch order. An `exception` answer, or a failure of a `required` hook, fails the whole call
- * (LocalizedException: 400 at the web API); an optional hook that fails is logged and skipped.
+ * Runs the hooks of one webhook method and type on a payload, as Adobe's webhooks do: the batches
+ * one after another in `batch_order`, each seeing the payload as the batches before it changed it;
+ * the hooks of one batch in parallel, on the same payload, their answers' changes then merged by
+ * priority (where two change one path, the higher priority's change is kept). An `exception` answer (its message, else the hook's
+ * `fallback_error_message`, else a default), or a failure of a `required` hook (Adobe's default),
+ * fails the whole call (LocalizedException: 400 at the web API) and no later batch is called; an
+ * optional hook that fails is logged and skipped.
  */
 @injectable()
 export class HookRunner {
@@ -35,6 +50,7 @@ export class HookRunner {
     @inject('Dispensary\\Webhooks\\Model\\UrlPolicy') private readonly urls: UrlPolicy,
     @inject('Dispensary\\Webhooks\\Model\\WebhookMetrics') private readonly metrics: WebhookMetrics,
     @inject(FrameworkServices.Logger) private readonly logger: Logger,
+    @inject(FrameworkServices.RequestContext) private readonly context: RequestContext,
   ) {}
 
   /** Whether a hook is declared for the method and type (a cheap check before building a payload). */
@@ -52,50 +68,59 @@ export class HookRunner {
     const batches = new Map<string, Hook[]>();
     for (const hook of hooks) batches.set(hook.batch_name, [...(batches.get(hook.batch_name) ?? []), hook]);
     const ordered = [...batches.values()].sort((a, b) => a[0]!.batch_order - b[0]!.batch_order);
-    const settled = await Promise.allSettled(ordered.map((batch) => this.runBatch(batch, payload, roots)));
-    const failed = settled.find((result) => result.status === 'rejected');
-    if (failed) throw (failed as PromiseRejectedResult).reason;
-    const operations = settled.flatMap((result) => (result as PromiseFulfilledResult<Operation[]>).value);
-    if (operations.length === 0) return payload;
-    const changed = structuredClone(payload);
-    for (const operation of operations) applyOperation(changed, operation, roots);
-    return changed;
+    const requestId = this.context.current()?.requestId ?? randomUUID();
+    let current = payload;
+    for (const batch of ordered) current = await this.runBatch(batch, current, roots, requestId);
+    return current;
   }
 
-  /** The batch's operations, in the order its hooks answered them. */
-  private async runBatch(batch: readonly Hook[], payload: Json, roots: readonly string[]): Promise<Operation[]> {
-    const hooks = [...batch].sort((a, b) => b.priority - a.priority);
-    const collected: Operation[] = [];
-    let seen = payload;
-    for (const hook of hooks) {
-      if (!rulesHold(hook.rules, seen)) continue;
-      const answer = await this.call(hook, selectFields(hook.fields, seen));
+  /** The payload as the batch's hooks changed it (the same object when they changed nothing). */
+  private async runBatch(
+    batch: readonly Hook[],
+    payload: Json,
+    roots: readonly string[],
+    requestId: string,
+  ): Promise<Json> {
+    const called = batch.filter((hook) => rulesHold(hook.rules, payload));
+    const settled = await Promise.allSettled(
+      called.map((hook) => this.call(hook, selectFields(hook.fields, payload), requestId)),
+    );
+    const answers = settled.map((result, index) => {
+      // call() never throws; a rejection here is a defect, and fails the call as a required hook would.
+      if (result.status === 'rejected') {
+        this.logger.error({ err: result.reason, hook: hookLabel(called[index]!) }, 'webhook: unexpected failure');
+        return { hook: called[index]!, answer: { failure: 'internal_error' } as Outcome };
+      }
+      return { hook: called[index]!, answer: result.value };
+    });
+    // Highest priority first: its veto's message is the one answered.
+    answers.sort((a, b) => b.hook.priority - a.hook.priority);
+    for (const { hook, answer } of answers) {
       if ('failure' in answer) {
         if (hook.required) throw new LocalizedException(hook.fallback_error_message ?? DEFAULT_FALLBACK);
         continue;
       }
       const veto = answer.operations.find((operation) => operation.op === 'exception');
-      if (veto)
-        throw new LocalizedException(
-          typeof veto.message === 'string' && veto.message !== '' ? veto.message : DEFAULT_EXCEPTION,
-        );
-      const changes = answer.operations.filter((operation) => operation.op !== 'success');
-      if (changes.length === 0) continue;
-      // Later hooks of the batch see the payload as this one changed it.
-      if (seen === payload) seen = structuredClone(payload);
-      for (const operation of changes) {
-        if (applyOperation(seen, operation, roots)) collected.push(operation);
-        else
+      if (veto) throw new LocalizedException(exceptionMessage(veto, hook));
+    }
+    let changed = payload;
+    // Lowest priority first: where two hooks change one path, the higher priority's change is the one kept.
+    for (const { hook, answer } of [...answers].reverse()) {
+      if ('failure' in answer) continue;
+      for (const operation of answer.operations) {
+        if (operation.op === 'success') continue;
+        if (changed === payload) changed = structuredClone(payload);
+        if (!applyOperation(changed, operation, roots))
           this.logger.warn(
             { hook: hookLabel(hook), path: operation.path },
             'webhook: operation on a path outside the payload; ignored',
           );
       }
     }
-    return collected;
+    return changed;
   }
 
-  private async call(hook: Hook, sent: unknown): Promise<Outcome> {
+  private async call(hook: Hook, sent: unknown, requestId: string): Promise<Outcome> {
     const label = hookLabel(hook);
     const started = process.hrtime.bigint();
     const body = JSON.stringify(sent);
@@ -105,24 +130,32 @@ export class HookRunner {
       this.record(label, 'cached', started);
       return { operations: cached.operations, outcome: 'cached' };
     }
+    const fail = (failure: string): Outcome => {
+      this.record(label, failure, started, undefined, hook.required);
+      return { failure };
+    };
+    const resolved = resolveEnvPlaceholders(hook.url);
+    if (resolved === null) return fail('unset_url_variable');
     let url: URL;
     try {
-      url = this.urls.check(hook.url);
+      url = this.urls.check(resolved);
     } catch {
-      this.record(label, 'refused_url', started);
-      return { failure: 'refused_url' };
+      return fail('refused_url');
     }
     const secret = secretOf(hook);
-    if (!secret) {
-      this.record(label, 'no_secret', started);
-      return { failure: 'no_secret' };
-    }
+    if (!secret) return fail('no_secret');
     const id = `msg_${randomUUID()}`;
     const headers: Record<string, string> = {};
-    for (const header of hook.headers) headers[header.name.toLowerCase()] = header.value;
+    for (const header of hook.headers) {
+      const value = resolveEnvPlaceholders(header.value);
+      if (value === null) return fail('unset_header_variable');
+      headers[header.name.toLowerCase()] = value;
+    }
     Object.assign(headers, {
       'content-type': 'application/json',
       'user-agent': 'Dispensary-Webhooks/1',
+      // Adobe's: the Commerce request the call belongs to (the x-request-id this service answered), for the receiver's logs.
+      'x-adobe-commerce-request-id': requestId,
       ...signatureHeaders(secret, id, Math.floor(Date.now() / 1000), body),
     });
     const result = await send({

@@ -8,9 +8,10 @@ import {
 } from '#framework';
 import { carriesCredentials, pluginHookName } from './hookNames.js';
 import type { SubscribedWebhook, WebhookData, WebhookManagementInterface } from '../Api/WebhookManagementInterface.js';
-import { listedHook } from './Hook.js';
+import { hasEnvPlaceholder, listedHook } from './Hook.js';
 import { HookRegistry } from './HookRegistry.js';
 import { RULE_OPERATORS } from './payload.js';
+import { isContextPath } from './xmlFilters.js';
 import { generateSecret } from './Signature.js';
 import { SubscriptionRepository } from './SubscriptionRepository.js';
 import { UrlPolicy } from './UrlPolicy.js';
@@ -29,12 +30,19 @@ export class WebhookManagement implements WebhookManagementInterface {
   async subscribe(webhook: Partial<WebhookData> & { secret?: string }): Promise<SubscribedWebhook> {
     const { secret: given, ...definition } = webhook as WebhookData & { secret?: string };
     await this.checkMethod(definition.webhook_method);
-    this.urls.check(definition.url);
+    // An {env:NAME} URL (Adobe's form) is checked when it is called, with the variable's value.
+    if (!hasEnvPlaceholder(definition.url)) this.urls.check(definition.url);
     for (const rule of definition.rules) {
       if (!(RULE_OPERATORS as readonly string[]).includes(rule.operator)) {
         throw InputException.invalidFieldValue('webhook.rules.operator', rule.operator);
       }
     }
+    // Adobe's context_* values are Magento's PHP objects: absent here, refused rather than sent empty.
+    for (const field of definition.fields)
+      if (isContextPath(field.source ?? field.name))
+        throw InputException.invalidFieldValue('webhook.fields.source', field.source ?? field.name);
+    for (const rule of definition.rules)
+      if (isContextPath(rule.field)) throw InputException.invalidFieldValue('webhook.rules.field', rule.field);
     const secret = given ?? generateSecret();
     await this.subscriptions.save(definition, secret);
     this.registry.invalidate();

@@ -6,9 +6,9 @@
  *     <method name="plugin.dispensary.recommendation.api.recommendation_item_management.add_items" type="before">
  *       <hooks>
  *         <batch name="stock" order="10">
- *           <hook name="check" url="https://..." priority="100" required="true" timeout="2000"
+ *           <hook name="check" url="{env:STOCK_URL}/check" priority="100" required="true" timeout="2000"
  *                 softTimeout="500" fallbackErrorMessage="..." ttl="60" method="POST" secret="env:STOCK_SECRET">
- *             <headers><header name="x-api-key">...</header></headers>
+ *             <headers><header name="x-api-key">{env:STOCK_KEY}</header></headers>
  *             <fields><field name="items" source="recommendation.items"/></fields>
  *             <rules><rule field="recommendation.items" operator="notEmpty"/></rules>
  *           </hook>
@@ -17,10 +17,13 @@
  *     </method>
  *   </config>
  *
- * Merged in module load order: a later module's hook of the same method, type, batch and name
- * changes it, and `remove="true"` takes it away (Adobe's way to switch off another module's hook).
+ * Merged in module load order as Magento merges XML: a later module's hook of the same method, type,
+ * batch and name changes the attributes it gives and adds to (or, by name, changes) the fields,
+ * rules and headers; `remove="true"` takes the hook (or one field, rule or header) away. A rule may
+ * be written with attributes or with `<field>`, `<operator>`, `<value>` elements (xmlFilters.ts).
  * `secret` is this project's addition (every call is signed): `whsec_...`, or `env:NAME` to read
  * it from the environment when the hook is called (unset: the call fails as a hook failure does).
+ * Read once, at start-up (ConfigReaderList): any mistake stops start-up naming the file and element.
  */
 import {
   ConfigError,
@@ -35,36 +38,50 @@ import {
 import { webhookSchema, type WebhookData } from '../Api/WebhookManagementInterface.js';
 import { hookKey, type Hook } from './Hook.js';
 import { carriesCredentials } from './hookNames.js';
+import {
+  mergedValues,
+  mergeXmlFields,
+  mergeXmlHeaders,
+  mergeXmlRules,
+  type Merged,
+  type XmlField,
+  type XmlHeader,
+  type XmlRule,
+} from './xmlFilters.js';
+
+/** One hook as the files declared it so far, before it is checked. */
+interface Declared {
+  file: string;
+  method: string;
+  type: string;
+  batch: string;
+  batchOrder?: string;
+  attrs: Record<string, string>;
+  fields: Merged<XmlField>;
+  rules: Merged<XmlRule>;
+  headers: Merged<XmlHeader>;
+}
 
 export function readWebhooksXml(modules: readonly ModuleDefinition[]): Hook[] {
-  const hooks = new Map<string, Hook>();
+  const declared = new Map<string, Declared>();
   for (const { file, root } of readModuleXmlFiles(modules, 'webhooks.xml', { root: 'config' })) {
     checkElement(root, { children: ['method'] }, file, 'config');
     for (const method of root.children) {
       checkElement(method, { required: ['name', 'type'], children: ['hooks'] }, file, 'method');
+      if (method.attrs.type !== 'before' && method.attrs.type !== 'after')
+        throw new ConfigError(`${file}: <method name="${method.attrs.name}">: type must be before or after`);
+      if (method.children.length === 0)
+        throw new ConfigError(`${file}: <method name="${method.attrs.name}"> needs a <hooks> element`);
       for (const group of method.children) {
         checkElement(group, { children: ['batch'] }, file, 'hooks');
         for (const batch of group.children) {
           checkElement(batch, { required: ['name'], optional: ['order'], children: ['hook'] }, file, 'batch');
-          for (const hook of batch.children) {
-            const parsed = readHook(hook, method, batch, file);
-            if (parsed === 'removed') hooks.delete(hookKey(removedKey(hook, method, batch)));
-            else hooks.set(hookKey(parsed), parsed);
-          }
+          for (const hook of batch.children) declareHook(declared, hook, method, batch, file);
         }
       }
     }
   }
-  return [...hooks.values()];
-}
-
-function removedKey(hook: XmlElement, method: XmlElement, batch: XmlElement) {
-  return {
-    webhook_method: method.attrs.name!,
-    webhook_type: method.attrs.type as 'before',
-    batch_name: batch.attrs.name!,
-    hook_name: hook.attrs.name!,
-  };
+  return [...declared.values()].map(checkHook);
 }
 
 const HOOK_ATTRIBUTES = [
@@ -78,36 +95,74 @@ const HOOK_ATTRIBUTES = [
   'method',
   'remove',
   'secret',
+  'sslVerification',
 ];
 
-function readHook(hook: XmlElement, method: XmlElement, batch: XmlElement, file: string): Hook | 'removed' {
+function declareHook(
+  declared: Map<string, Declared>,
+  hook: XmlElement,
+  method: XmlElement,
+  batch: XmlElement,
+  file: string,
+): void {
+  const where = `hook "${hook.attrs.name}" of ${method.attrs.name}`;
   checkElement(
     hook,
-    { required: ['name'], optional: HOOK_ATTRIBUTES, children: ['headers', 'fields', 'rules'] },
+    {
+      required: ['name'],
+      optional: HOOK_ATTRIBUTES,
+      children: ['headers', 'fields', 'rules', 'developerConsoleOauth'],
+    },
     file,
     'hook',
   );
-  if (parseBooleanAttr(hook.attrs.remove, file, 'remove') === true) return 'removed';
-  const child = (name: string) => hook.children.find((c) => c.name === name)?.children ?? [];
-  const headers = child('headers').map((h) => {
-    checkElement(h, { required: ['name'], text: true }, file, 'header');
-    return { name: h.attrs.name!, value: h.text };
+  if (hook.children.some((c) => c.name === 'developerConsoleOauth'))
+    throw new ConfigError(`${file}: ${where}: <developerConsoleOauth> is not supported; send a header instead`);
+  if (parseBooleanAttr(hook.attrs.sslVerification, file, `${where}: sslVerification`) === false)
+    throw new ConfigError(
+      `${file}: ${where}: sslVerification="false" is not supported (certificates are always verified)`,
+    );
+  const key = hookKey({
+    webhook_method: method.attrs.name!,
+    webhook_type: method.attrs.type as 'before',
+    batch_name: batch.attrs.name!,
+    hook_name: hook.attrs.name!,
   });
-  const fields = child('fields').map((f) => {
-    checkElement(f, { required: ['name'], optional: ['source'] }, file, 'field');
-    return f.attrs.source ? { name: f.attrs.name!, source: f.attrs.source } : { name: f.attrs.name! };
-  });
-  const rules = child('rules').map((r) => {
-    checkElement(r, { required: ['field', 'operator'], optional: ['value'] }, file, 'rule');
-    return r.attrs.value === undefined
-      ? { field: r.attrs.field!, operator: r.attrs.operator! }
-      : { field: r.attrs.field!, operator: r.attrs.operator!, value: r.attrs.value };
-  });
+  if (parseBooleanAttr(hook.attrs.remove, file, `${where}: remove`) === true) {
+    declared.delete(key);
+    return;
+  }
+  const earlier = declared.get(key);
+  const current: Declared = earlier ?? {
+    file,
+    method: method.attrs.name!,
+    type: method.attrs.type!,
+    batch: batch.attrs.name!,
+    attrs: {},
+    fields: new Map(),
+    rules: new Map(),
+    headers: new Map(),
+  };
+  current.file = file;
+  if (batch.attrs.order !== undefined) current.batchOrder = batch.attrs.order;
+  Object.assign(current.attrs, hook.attrs);
+  for (const child of hook.children) {
+    if (child.name === 'fields') mergeXmlFields(child, current.fields, file);
+    else if (child.name === 'rules') mergeXmlRules(child, current.rules, file);
+    else if (child.name === 'headers') mergeXmlHeaders(child, current.headers, file);
+  }
+  declared.set(key, current);
+}
+
+function checkHook(hook: Declared): Hook {
+  const { file, attrs } = hook;
   const number = (value: string | undefined) => (value === undefined ? undefined : Number(value));
-  const where = `${file}: hook "${hook.attrs.name}" of ${method.attrs.name}`;
-  const secret = hook.attrs.secret;
+  const where = `${file}: hook "${attrs.name}" of ${hook.method}`;
+  if (attrs.url && /\{config:/.test(attrs.url))
+    throw new ConfigError(`${where}: {config:...} placeholders are not supported in url; use {env:NAME}`);
+  const secret = attrs.secret;
   if (!secret) throw new ConfigError(`${where}: needs a signing secret (secret="env:NAME" or secret="whsec_...")`);
-  if (carriesCredentials(method.attrs.name!))
+  if (carriesCredentials(hook.method))
     throw new ConfigError(`${where}: this method's arguments or answer are credentials and cannot be hooked`);
   const { value, error } = webhookSchema
     .keys({
@@ -117,22 +172,22 @@ function readHook(hook: XmlElement, method: XmlElement, batch: XmlElement, file:
     })
     .validate(
       {
-        webhook_method: method.attrs.name,
-        webhook_type: method.attrs.type,
-        batch_name: batch.attrs.name,
-        batch_order: number(batch.attrs.order),
-        hook_name: hook.attrs.name,
-        url: hook.attrs.url,
-        priority: number(hook.attrs.priority),
-        required: parseBooleanAttr(hook.attrs.required, file, 'required'),
-        soft_timeout: number(hook.attrs.softTimeout),
-        timeout: number(hook.attrs.timeout),
-        method: hook.attrs.method,
-        fallback_error_message: hook.attrs.fallbackErrorMessage,
-        ttl: number(hook.attrs.ttl),
-        fields,
-        rules,
-        headers,
+        webhook_method: hook.method,
+        webhook_type: hook.type,
+        batch_name: hook.batch,
+        batch_order: number(hook.batchOrder),
+        hook_name: attrs.name,
+        url: attrs.url,
+        priority: number(attrs.priority),
+        required: parseBooleanAttr(attrs.required, file, `hook "${attrs.name}" of ${hook.method}: required`),
+        soft_timeout: number(attrs.softTimeout),
+        timeout: number(attrs.timeout),
+        method: attrs.method,
+        fallback_error_message: attrs.fallbackErrorMessage,
+        ttl: number(attrs.ttl),
+        fields: mergedValues(hook.fields),
+        rules: mergedValues(hook.rules),
+        headers: mergedValues(hook.headers),
         secret,
       },
       { errors: { wrap: { label: false } } },

@@ -3,7 +3,8 @@
  *   - `rules` (all must hold) decide whether the hook is called; a rule's `field` is a dot path
  *     into the payload;
  *   - `fields` choose what is sent: each `{name, source}` copies the value at `source` (a dot path,
- *     `name` when absent) to `name` (a dot path) of the sent object;
+ *     `name` when absent) to `name` (a dot path) of the sent object; `items[].sku` maps over an
+ *     array and `*` sends the whole payload (pickField, placeField);
  *   - the answer's operations change the payload at a `/`-separated path: `add` (appends to an
  *     array, else sets), `replace`, `remove`.
  */
@@ -81,17 +82,65 @@ export function rulesHold(rules: WebhookData['rules'], payload: unknown): boolea
 }
 
 export function selectFields(fields: WebhookData['fields'], payload: unknown): unknown {
-  if (fields.length === 0) return payload;
+  if (fields.length === 0 || fields.some(isWholePayloadField)) return payload;
   const out: Json = {};
   for (const field of fields) {
-    const value = valueAt(payload, dotPath(field.source ?? field.name));
+    const value = pickField(payload, field.source ?? field.name);
     if (value === undefined) continue;
-    const parts = dotPath(field.name);
-    let cursor = out;
-    for (const part of parts.slice(0, -1)) cursor = (cursor[part] ??= {}) as Json;
-    cursor[parts[parts.length - 1]!] = value;
+    placeField(out, field.name, value);
   }
   return out;
+}
+
+/**
+ * Adobe's field forms beyond a plain dot path (kept apart from the path walking above):
+ *   - `*` (io_events.xml, `--fields='*'`): the whole payload;
+ *   - `items[].sku`: `sku` of every element of the array `items` (as an array of objects in the
+ *     sent payload: `{items: [{sku}, {sku}]}`); `[]` may appear more than once.
+ */
+export function isWholePayloadField(field: { name: string; source?: string }): boolean {
+  return field.name === '*' && (field.source === undefined || field.source === '*');
+}
+
+/** The value at a field path, mapping over each `[]` array. */
+export function pickField(root: unknown, path: string): unknown {
+  const at = path.indexOf('[]');
+  if (at < 0) return valueAt(root, dotPath(path));
+  const list = valueAt(root, dotPath(path.slice(0, at)));
+  if (!Array.isArray(list)) return undefined;
+  const rest = path.slice(at + 2).replace(/^\./, '');
+  return rest === '' ? list : list.map((element) => pickField(element, rest));
+}
+
+/** Sets `value` at a field path of `out`, spreading an array over each `[]` (elements merged by index). */
+export function placeField(out: Json, path: string, value: unknown): void {
+  const at = path.indexOf('[]');
+  const head = dotPath(at < 0 ? path : path.slice(0, at));
+  if (head.length === 0) return;
+  let cursor = out;
+  for (const part of head.slice(0, -1)) {
+    const next = cursor[part];
+    cursor = (next !== null && typeof next === 'object' && !Array.isArray(next) ? next : (cursor[part] = {})) as Json;
+  }
+  const last = head[head.length - 1]!;
+  if (at < 0) {
+    cursor[last] = value;
+    return;
+  }
+  if (!Array.isArray(value)) return;
+  const rest = path.slice(at + 2).replace(/^\./, '');
+  if (rest === '') {
+    cursor[last] = value;
+    return;
+  }
+  const target = Array.isArray(cursor[last]) ? (cursor[last] as unknown[]) : (cursor[last] = []);
+  value.forEach((element, index) => {
+    const slot = target[index];
+    const into = (
+      slot !== null && typeof slot === 'object' && !Array.isArray(slot) ? slot : (target[index] = {})
+    ) as Json;
+    if (element !== undefined) placeField(into, rest, element);
+  });
 }
 
 export interface Operation {
