@@ -24,14 +24,19 @@ async function npmTest(...args: string[]): Promise<Run> {
     ({ stdout, stderr } = await promisify(execFile)(
       process.execPath,
       [path.join(DIST_ROOT, 'test', 'run.js'), ...args, '--reporter', 'json'],
-      { cwd: PROJECT_ROOT },
+      { cwd: PROJECT_ROOT, maxBuffer: 256 * 1024 * 1024 },
     ));
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
     [code, stdout, stderr] = [failed.code ?? -1, failed.stdout ?? '', failed.stderr ?? ''];
   }
-  const report = stdout.trim() ? (JSON.parse(stdout) as { tests: { file: string }[] }) : { tests: [] };
-  return { code, stderr, files: [...new Set(report.tests.map((t) => path.relative(PROJECT_ROOT, t.file)))].sort() };
+  // One JSON report per mocha run: the files run together, then those that run alone.
+  const starts = [...stdout.matchAll(/\{\s*"stats"/g)].map((match) => match.index);
+  const reports = starts.map(
+    (start, i) => JSON.parse(stdout.slice(start, starts[i + 1] ?? stdout.length)) as { tests: { file: string }[] },
+  );
+  const tests = reports.flatMap((report) => report.tests);
+  return { code, stderr, files: [...new Set(tests.map((t) => path.relative(PROJECT_ROOT, t.file)))].sort() };
 }
 
 const MODULE_LOADER = 'dist/test/framework/module/ModuleLoader.test.js';
@@ -67,6 +72,28 @@ describe('npm test (test/run.ts)', function () {
     const run = await npmTest('test/framework/module/NoSuch.test.ts');
     expect(run.code).to.equal(1);
     expect(run.stderr).to.contain('npm test: no test file matches test/framework/module/NoSuch.test.ts');
+  });
+
+  it("should run the tests a module keeps in its own Test/ folder, given the module's folder, a file or a glob", async () => {
+    const own = 'dist/modules/Acme/RecommendationNotes/Test/Api/practitionerMemo.http.test.js';
+    for (const arg of [
+      'modules/Acme/RecommendationNotes',
+      'modules/Acme/RecommendationNotes/Test/Api/practitionerMemo.http.test.ts',
+      'modules/**/Test/**/*.test.ts',
+    ]) {
+      const run = await npmTest(arg, '--dry-run');
+      expect([run.code, run.files], arg).to.deep.equal([0, [own]]);
+    }
+  });
+
+  it("should run the modules' own tests with the others when given no path", async () => {
+    const run = await npmTest('--dry-run');
+    expect(run.code).to.equal(0);
+    expect(run.files).to.include.members([
+      'dist/modules/Acme/RecommendationNotes/Test/Api/practitionerMemo.http.test.js',
+      MODULE_LOADER,
+    ]);
+    expect(run.files.filter((file) => file.startsWith('dist/test/fixtures/'))).to.deep.equal([]);
   });
 
   it('should not run a compiled test whose TypeScript source is gone', async () => {

@@ -7,9 +7,12 @@
  *   npm test -- test/modules/Recommendation          # every test file under it
  *   npm test -- 'test/modules/**\/plugins.http.test.ts' # a glob (quoted: this script expands it)
  *   npm test -- test/smoke.test.ts --grep health     # anything else goes to mocha as it is
+ *   npm test -- modules/Acme/RecommendationNotes     # a module's own tests (its Test/ folder)
  *
  * Tests are found from their TypeScript sources, so a compiled test whose source was deleted
- * (a stale file in dist/) never runs. Fixtures (test/fixtures/) are not tests.
+ * (a stale file in dist/) never runs. Fixtures (test/fixtures/) are not tests. A module may keep its
+ * tests in its own folder, as Magento modules do: `modules/<Vendor>/<Module>/Test/**\/*.test.ts` run
+ * with the others and on their own (docs/testing.md).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -19,14 +22,32 @@ import path from 'node:path';
 import { PROJECT_ROOT } from '../app/bootstrap/paths.js';
 
 const TEST_DIR = 'test';
+const MODULES_DIR = 'modules';
 const FIXTURES = 'test/fixtures/';
+/** A test in a module's own folder: `modules/<Vendor>/<Module>/Test/...`. */
+const MODULE_TEST = /^modules\/[^/]+\/[^/]+\/Test\//;
 
 /** Every test source under a folder (project-relative, `/`-separated), fixtures left out. */
 function testSources(folder: string): string[] {
+  if (!existsSync(path.join(PROJECT_ROOT, folder))) return [];
   return readdirSync(path.join(PROJECT_ROOT, folder), { recursive: true, encoding: 'utf8' })
     .map((entry) => `${folder}/${entry.split(path.sep).join('/')}`)
-    .filter((file) => file.endsWith('.test.ts') && !file.startsWith(FIXTURES))
+    .filter(
+      (file) =>
+        file.endsWith('.test.ts') &&
+        !file.startsWith(FIXTURES) &&
+        (!file.startsWith(`${MODULES_DIR}/`) || MODULE_TEST.test(file)),
+    )
     .sort();
+}
+
+/** Every test of the project: test/ and the modules' Test/ folders. */
+function allTestSources(): string[] {
+  return [...testSources(TEST_DIR), ...testSources(MODULES_DIR)];
+}
+
+function under(relative: string, folder: string): boolean {
+  return relative === folder || relative.startsWith(`${folder}/`);
 }
 
 /** `**` any folders, `*` and `?` within a name, `{a,b}` either. */
@@ -55,10 +76,10 @@ function globPattern(glob: string): RegExp {
 /** The test sources an argument names, or null when it is no test path (a mocha option or its value). */
 function sourcesOf(arg: string): string[] | null {
   const relative = path.relative(PROJECT_ROOT, path.resolve(arg)).split(path.sep).join('/');
-  if (relative !== TEST_DIR && !relative.startsWith(`${TEST_DIR}/`)) return null;
+  if (!under(relative, TEST_DIR) && !under(relative, MODULES_DIR)) return null;
   if (/[*?{]/.test(relative)) {
     const pattern = globPattern(relative);
-    return testSources(TEST_DIR).filter((file) => pattern.test(file));
+    return allTestSources().filter((file) => pattern.test(file));
   }
   const absolute = path.join(PROJECT_ROOT, relative);
   if (existsSync(absolute) && statSync(absolute).isDirectory()) return testSources(relative);
@@ -82,9 +103,7 @@ for (const arg of process.argv.slice(2)) {
   selected = true;
   specs.push(...sources);
 }
-const files = (selected ? specs : testSources(TEST_DIR)).map((source) =>
-  path.join('dist', source.replace(/\.ts$/, '.js')),
-);
+const files = (selected ? specs : allTestSources()).map((source) => path.join('dist', source.replace(/\.ts$/, '.js')));
 const missing = files.filter((file) => !existsSync(path.join(PROJECT_ROOT, file)));
 if (missing.length) {
   process.stderr.write(`npm test: not compiled (does the file exist? npm test builds first): ${missing.join(', ')}\n`);

@@ -10,7 +10,8 @@
  * * In both folders a test is named `.http.test.ts` exactly when it goes through HTTP: it imports
  *   supertest, calls fetch() or node:http's request/get, itself or through a helper it imports
  *   from another test file (followed name by name, so a helper module may hold both kinds).
- * * test/magento (ported Magento api-functional tests), test/abuse, test/guide, test/bench and test/docs are
+ * * test/magento (ported Magento api-functional tests), test/abuse, test/guide, test/bench, test/docs and
+ *   test/packages (module packages installed with npm, end to end) are
  *   folders of their own; test/cluster holds scenarios (`npm run test:cluster`), no `*.test.ts`.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -35,7 +36,15 @@ export function diskTree(root: string, vendors: readonly string[]): Tree {
 const HTTP_MARKERS = /from 'supertest'|\bfetch\(|\bhttp\.(?:request|get)\(/;
 /** The app/ folders tested under test/framework/<folder> rather than test/framework/framework/<folder>. */
 const APP_FOLDERS = ['bootstrap', 'bin', 'cli'];
-const OWN_FOLDERS = ['test/magento/', 'test/abuse/', 'test/guide/', 'test/bench/', 'test/docs/', 'test/support/'];
+const OWN_FOLDERS = [
+  'test/magento/',
+  'test/abuse/',
+  'test/guide/',
+  'test/bench/',
+  'test/docs/',
+  'test/support/',
+  'test/packages/',
+];
 
 /** Where a declaration of `name` starts at the top level of `text`, and its text up to the next one. */
 function declaration(text: string, name: string): string | null {
@@ -170,7 +179,7 @@ export function layoutViolations(files: readonly string[], tree: Tree): string[]
       const topLevel = path.posix.dirname(file) === 'test';
       if (!topLevel && !OWN_FOLDERS.some((folder) => file.startsWith(folder))) {
         problems.push(
-          `${file}: not in a test folder of docs/testing.md (framework, modules, magento, abuse, guide, bench, docs)`,
+          `${file}: not in a test folder of docs/testing.md (framework, modules, magento, abuse, guide, bench, docs, packages)`,
         );
       }
       continue;

@@ -23,16 +23,20 @@ export class ServerProcess {
     child.stderr?.on('data', (chunk: Buffer) => this.output.push(chunk.toString()));
   }
 
-  /** `modules`: other modules than the project's (test/support/modules.ts), through MODULE_CONFIG_FILE. */
+  /**
+   * `modules`: other modules than the project's (test/support/modules.ts), through MODULE_CONFIG_FILE;
+   * `root`: another copy of the project to run (a clone the test made).
+   */
   static spawn(
     databaseUrl: string,
     port: number,
     env: Record<string, string> = {},
     modules?: ModuleSelection,
+    root = PROJECT_ROOT,
   ): ServerProcess {
     if (modules) env = { ...env, MODULE_CONFIG_FILE: writeModuleConfig(modules) };
-    const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'dist', 'app', 'bin', 'server.js')], {
-      cwd: PROJECT_ROOT,
+    const child = spawn(process.execPath, [path.join(root, 'dist', 'app', 'bin', 'server.js')], {
+      cwd: root,
       env: {
         ...process.env,
         DATABASE_URL: databaseUrl,

@@ -1,5 +1,6 @@
 import { ConfigError } from '../../framework/xml/xml.js';
 import type { ConsoleCommand } from '../../framework/console/ConsoleCommand.js';
+import { checkRuntimeRange } from '../../framework/module/ModuleLoader.js';
 import { checkConstraints, modulesToChange, writeModuleStatus } from '../../framework/module/ModuleStatus.js';
 import { readModuleState, type ModuleCommandContext } from './ModuleCommandContext.js';
 
@@ -31,6 +32,8 @@ export function moduleEnableDisableCommands({ options }: ModuleCommandContext): 
         out('No modules were changed.');
         return;
       }
+      // A package made for another runtime version is refused before anything changes.
+      if (enable) for (const name of changing) checkRuntimeRange(installed.find((module) => module.name === name)!);
       const constraints = checkConstraints(enable, changing, installed, config);
       if (constraints.length && !flags.force) {
         throw new ConfigError(

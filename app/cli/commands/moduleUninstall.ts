@@ -62,7 +62,14 @@ export function moduleUninstallCommand(context: ModuleCommandContext): ConsoleCo
       }
       const folderStays = existsSync(module.dir);
       writeModuleStatus(configFile, { [name]: folderStays ? false : null });
-      if (folderStays) {
+      if (folderStays && module.package) {
+        out(
+          `${name} is disabled in ${configFile}; 'npm uninstall ${module.package.name}' removes its package (${module.dir}).`,
+        );
+        out(
+          `Re-enabling it ('module:enable ${name}', then 'setup:upgrade') applies its migrations${flags.removeData ? ' again from scratch' : ' that are not applied'}.`,
+        );
+      } else if (folderStays) {
         out(
           `${name} is disabled in ${configFile} while its folder ${module.dir} is there; delete the folder to finish uninstalling.`,
         );

@@ -15,8 +15,12 @@
  * code too, and that code must see its own extension attributes. The generated files hold only
  * types, so they cost nothing at run time. A name that does not resolve to a TypeScript file is
  * left to the start-up checks (reported as `skipped`).
+ *
+ * A module installed as an npm package (docs/module-packages.md) is checked the same way from the
+ * `.d.ts` files it ships next to its JavaScript; a package that ships none is reported as
+ * `unchecked`, and its classes are left to the start-up checks.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DI_AREAS } from '../config/Area.js';
 import { mergeDiFile, DiConfig } from '../config/DiConfig.js';
@@ -24,7 +28,7 @@ import { moduleXmlFile } from '../config/moduleXmlFiles.js';
 import { parseXmlFile } from '../xml/xml.js';
 import { mergeEventFile, EventConfig, EVENT_AREAS } from '../event/EventConfig.js';
 import { readExtensionAttributesConfig } from '../extension/ExtensionAttributesConfig.js';
-import { discoverModules, type ModuleDefinition } from '../module/ModuleLoader.js';
+import { discoverModules, moduleOrigin, type ModuleDefinition, type ModuleSources } from '../module/ModuleLoader.js';
 import { implementedContracts } from './implementedContracts.js';
 import { pluginMethodNames } from './pluginMethodNames.js';
 
@@ -37,6 +41,8 @@ export interface DiCompileOptions {
   readonly outDir?: string;
   /** The framework's public types (`#framework` unless given, e.g. a path for a test). */
   readonly frameworkImport?: string;
+  /** Module packages' folders (each package.json declares one module), after the module folders. */
+  readonly packageSources?: readonly ModuleSources[];
 }
 
 export interface DiCompileResult {
@@ -46,11 +52,36 @@ export interface DiCompileResult {
   readonly skipped: string[];
   /** Extension attributes left untyped, each with what to add. */
   readonly untyped: string[];
+  /** Module packages that ship no `.d.ts` types: nothing of theirs is checked by the compiler. */
+  readonly unchecked: string[];
 }
 
 const TS_SCALARS: Record<string, string> = { string: 'string', int: 'number', float: 'number', boolean: 'boolean' };
 
 /** Magento's name for the generated interface: `FooInterface` -> `FooExtensionInterface`. */
+/**
+ * The file that types a module's `parts` (`['Model', 'Foo']`): its TypeScript source, or for a
+ * module package the `.d.ts` it ships next to its compiled JavaScript.
+ */
+export function typeFileOf(module: ModuleDefinition, parts: readonly string[]): string | undefined {
+  const candidates = module.package
+    ? [path.join(module.codeDir, ...parts) + '.d.ts', path.join(module.dir, ...parts) + '.ts']
+    : [path.join(module.dir, ...parts) + '.ts'];
+  return candidates.find((file) => existsSync(file));
+}
+
+/** Whether a module package ships any `.d.ts` file. */
+function shipsTypes(module: ModuleDefinition): boolean {
+  const walk = (dir: string): boolean =>
+    existsSync(dir) &&
+    readdirSync(dir, { withFileTypes: true }).some((entry) =>
+      entry.isDirectory()
+        ? entry.name !== 'node_modules' && walk(path.join(dir, entry.name))
+        : entry.name.endsWith('.d.ts'),
+    );
+  return walk(module.codeDir);
+}
+
 export function extensionInterfaceName(dataInterfaceName: string): string {
   const short = dataInterfaceName.split('\\').pop()!;
   return `${short.replace(/Interface$/, '')}ExtensionInterface`;
@@ -93,13 +124,21 @@ export function compileDi(options: DiCompileOptions): DiCompileResult {
     const known = new Set(modules.map((m) => m.name));
     modules.push(...discoverModules([{ modulesDir: dir, codeDir: dir }]).filter((m) => !known.has(m.name)));
   }
+  const unchecked: string[] = [];
+  for (const source of options.packageSources ?? []) {
+    const [module] = discoverModules([source]);
+    const other = modules.find((m) => m.name === module!.name);
+    // Start-up refuses two modules of one name, naming both places; the compiler checks the first.
+    if (other || !module) continue;
+    if (shipsTypes(module)) modules.push(module);
+    else unchecked.push(`${module.name} (${moduleOrigin(module)}): the package ships no .d.ts types`);
+  }
   const byName = new Map(modules.map((m) => [m.name, m]));
   const skipped = new Set<string>();
   const untyped: string[] = [];
   const frameworkExports = readFrameworkExports(options.projectRoot);
-  const eventDeclarers = modules.filter((m) =>
-    /export\s+interface\s+Events\b/.test(readIfExists(path.join(m.dir, 'Api', 'events.ts'))),
-  );
+  const eventsFile = (m: ModuleDefinition) => typeFileOf(m, ['Api', 'events']);
+  const eventDeclarers = modules.filter((m) => /export\s+interface\s+Events\b/.test(readIfExists(eventsFile(m))));
 
   const checksDir = path.join(outDir, 'di');
   rmSync(checksDir, { recursive: true, force: true });
@@ -110,7 +149,11 @@ export function compileDi(options: DiCompileOptions): DiCompileResult {
   for (const module of modules) {
     const out = new ModuleFile(path.join(checksDir, `${module.name}.ts`));
     const relative = (file: string) => {
-      const spec = path.relative(checksDir, file).split(path.sep).join('/').replace(/\.ts$/, '.js');
+      const spec = path
+        .relative(checksDir, file)
+        .split(path.sep)
+        .join('/')
+        .replace(/(\.d)?\.ts$/, '.js');
       return spec.startsWith('.') ? spec : `./${spec}`;
     };
     const fw = (name: string) => out.importType(name, frameworkImport);
@@ -125,8 +168,8 @@ export function compileDi(options: DiCompileOptions): DiCompileResult {
         return undefined;
       }
       const owner = byName.get(`${parts[0]}_${parts[1]}`);
-      const file = owner && path.join(owner.dir, ...parts.slice(2)) + '.ts';
-      if (!file || parts.length < 3 || !existsSync(file)) {
+      const file = owner && parts.length >= 3 ? typeFileOf(owner, parts.slice(2)) : undefined;
+      if (!file) {
         skipped.add(real);
         return undefined;
       }
@@ -137,8 +180,7 @@ export function compileDi(options: DiCompileOptions): DiCompileResult {
     const fileOf = (name: string): string | undefined => {
       const parts = name.replace(/^\\/, '').split('\\');
       const owner = byName.get(`${parts[0]}_${parts[1]}`);
-      const file = owner && parts.length >= 3 ? path.join(owner.dir, ...parts.slice(2)) + '.ts' : undefined;
-      return file && existsSync(file) ? file : undefined;
+      return owner && parts.length >= 3 ? typeFileOf(owner, parts.slice(2)) : undefined;
     };
 
     // di.xml: this module's own declarations, global and per area (each is checked as declared).
@@ -214,7 +256,7 @@ export function compileDi(options: DiCompileOptions): DiCompileResult {
 
     // events.xml: each observer against the data its event carries.
     const events = [...eventDeclarers].map((declarer) =>
-      out.importType('Events', relative(path.join(declarer.dir, 'Api', 'events.ts')), `events:${declarer.name}`),
+      out.importType('Events', relative(eventsFile(declarer)!), `events:${declarer.name}`),
     );
     for (const area of EVENT_AREAS) {
       const file = moduleXmlFile(module, 'events.xml', area);
@@ -243,9 +285,9 @@ export function compileDi(options: DiCompileOptions): DiCompileResult {
     for (const [forName, byCode] of attributes.byInterface) {
       const parts = forName.split('\\');
       const owner = byName.get(`${parts[0]}_${parts[1]}`);
-      const file = owner && path.join(owner.dir, ...parts.slice(2)) + '.ts';
+      const file = owner && typeFileOf(owner, parts.slice(2));
       const extensionName = extensionInterfaceName(forName);
-      if (!file || !existsSync(file)) {
+      if (!file) {
         skipped.add(forName);
         continue;
       }
@@ -286,15 +328,15 @@ export function compileDi(options: DiCompileOptions): DiCompileResult {
   const implementsFile = path.join(metadataDir, 'implements.json');
   writeFileSync(implementsFile, `${JSON.stringify(implementedContracts(modules, options.projectRoot), null, 2)}\n`);
   written.push(implementsFile);
-  return { files: written, checks, skipped: [...skipped].sort(), untyped };
+  return { files: written, checks, skipped: [...skipped].sort(), untyped, unchecked };
 }
 
 function identifier(name: string): string {
   return name.replace(/^\\/, '').replace(/[^A-Za-z0-9_$]+/g, '_');
 }
 
-function readIfExists(file: string): string {
-  return existsSync(file) ? readFileSync(file, 'utf8') : '';
+function readIfExists(file: string | undefined): string {
+  return file && existsSync(file) ? readFileSync(file, 'utf8') : '';
 }
 
 /** Names `app/framework/index.ts` exports (types or values), to import framework contracts by name. */

@@ -33,12 +33,20 @@ function frameworkContracts(projectRoot: string): Map<string, string> {
   return names;
 }
 
-function tsFiles(dir: string): string[] {
+/** A module's TypeScript sources; for a module package, the `.d.ts` files it ships (`declaration` true). */
+function tsFiles(dir: string, declarations = false): string[] {
+  if (!existsSync(dir)) return [];
   return readdirSync(dir).flatMap((entry) => {
     const file = path.join(dir, entry);
-    if (statSync(file).isDirectory()) return entry === 'migrations' || entry === 'etc' ? [] : tsFiles(file);
-    return file.endsWith('.ts') && !file.endsWith('.d.ts') ? [file] : [];
+    if (statSync(file).isDirectory())
+      return ['migrations', 'etc', 'node_modules', 'Test'].includes(entry) ? [] : tsFiles(file, declarations);
+    return file.endsWith('.d.ts') === declarations && file.endsWith('.ts') ? [file] : [];
   });
+}
+
+/** Where a module's types are read from: its folder, or a package's compiled folder. */
+function typesRoot(module: ModuleDefinition): string {
+  return module.package ? module.codeDir : module.dir;
 }
 
 export function implementedContracts(
@@ -49,26 +57,30 @@ export function implementedContracts(
   /** A module file -> its Magento name, when the export named like the file is what is meant. */
   const magentoName = (file: string, exportName: string): string | undefined => {
     for (const module of modules) {
-      const relative = path.relative(module.dir, file);
+      const relative = path.relative(typesRoot(module), file);
       if (relative.startsWith('..') || path.isAbsolute(relative)) continue;
-      const parts = relative.replace(/\.ts$/, '').split(path.sep);
+      const parts = relative.replace(/(\.d)?\.ts$/, '').split(path.sep);
       return parts[parts.length - 1] === exportName ? [module.vendor, module.module, ...parts].join('\\') : undefined;
     }
     return undefined;
   };
   const resolveImport = (from: string, specifier: string, importedName: string): string | undefined => {
-    if (specifier === '#framework') return framework.get(importedName);
+    // A module package names the runtime by its package name (docs/module-packages.md).
+    if (specifier === '#framework' || specifier === 'dispensary-runtime/framework') return framework.get(importedName);
+    const ext = from.endsWith('.d.ts') ? '.d.ts' : '.ts';
     let file: string;
-    if (specifier.startsWith('#modules/'))
-      file = path.join(projectRoot, 'modules', specifier.slice('#modules/'.length));
-    else if (specifier.startsWith('.')) file = path.resolve(path.dirname(from), specifier);
+    if (specifier.startsWith('#modules/') || specifier.startsWith('dispensary-runtime/modules/'))
+      file = path
+        .join(projectRoot, 'modules', specifier.replace(/^(#|dispensary-runtime\/)modules\//, ''))
+        .replace(/\.js$/, '.ts');
+    else if (specifier.startsWith('.')) file = path.resolve(path.dirname(from), specifier).replace(/\.js$/, ext);
     else return undefined;
-    return magentoName(file.replace(/\.js$/, '.ts'), importedName);
+    return magentoName(file, importedName);
   };
 
   const facts = new Map<string, ClassFacts>();
   for (const module of modules) {
-    for (const file of tsFiles(module.dir)) {
+    for (const file of tsFiles(typesRoot(module), module.package !== undefined)) {
       const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, false);
       const imported = new Map<string, string | undefined>();
       for (const statement of source.statements) {

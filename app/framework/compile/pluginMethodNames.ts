@@ -65,12 +65,15 @@ export function pluginMethodNames(
     const element =
       bindings && ts.isNamedImports(bindings) ? bindings.elements.find((e) => e.name.text === parent.text) : undefined;
     if (!element) continue;
-    const specifier = statement.moduleSpecifier.text;
+    // A module package's .d.ts names another module's Api as `dispensary-runtime/modules/...`.
+    const specifier = statement.moduleSpecifier.text.replace(/^dispensary-runtime\/modules\//, '#modules/');
     if (specifier.startsWith('#modules/'))
-      parentFile = path.join(projectRoot, 'modules', specifier.slice('#modules/'.length));
-    else if (specifier.startsWith('.')) parentFile = path.resolve(path.dirname(file), specifier);
+      parentFile = path.join(projectRoot, 'modules', specifier.slice('#modules/'.length)).replace(/\.js$/, '.ts');
+    else if (specifier.startsWith('.'))
+      parentFile = path
+        .resolve(path.dirname(file), specifier)
+        .replace(/\.js$/, file.endsWith('.d.ts') ? '.d.ts' : '.ts');
     else return { methods, complete: false };
-    parentFile = parentFile.replace(/\.js$/, '.ts');
     parentName = (element.propertyName ?? element.name).text;
   }
   const inherited = pluginMethodNames(parentFile, parentName, projectRoot, seen);

@@ -5,6 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import semver from 'semver';
 import { ConfigError, checkElement, parseXmlFile } from '../xml/xml.js';
 
 export interface ModuleDefinition {
@@ -18,7 +19,26 @@ export interface ModuleDefinition {
   readonly codeDir: string;
   readonly sequence: readonly string[];
   readonly setupVersion?: string;
+  /** Set when the module is an npm package (found in node_modules): see docs/module-packages.md. */
+  readonly package?: ModulePackage;
 }
+
+/** What a module package's package.json says about it. */
+export interface ModulePackage {
+  /** The npm package name (`acme-packaged-limits`, `@acme/limits`). */
+  readonly name: string;
+  readonly version: string;
+  /** `dispensary.runtime`: the semver range of runtime versions it works with. */
+  readonly runtimeRange: string;
+  /** The runtime's own version, which start-up checks against the range. */
+  readonly runtimeVersion: string;
+  /** The package.json that declares it. */
+  readonly file: string;
+}
+
+/** The package.json field that declares a module package, and the keyword that makes it findable. */
+export const PACKAGE_FIELD = 'dispensary';
+export const PACKAGE_KEYWORD = 'dispensary-module';
 
 export interface ModuleSources {
   /** Folder holding `<Vendor>/<Module>/etc/module.xml`. */
@@ -27,6 +47,11 @@ export interface ModuleSources {
   readonly codeDir: string;
   /** `Vendor_Module`s of this folder to pass over, as if absent (a test that brings its own copy of one). */
   readonly exclude?: readonly string[];
+  /**
+   * Set when `modulesDir` is one npm package's folder (its package.json declares the module, see
+   * docs/module-packages.md); `codeDir` is then read from the package.json's `dispensary.code`.
+   */
+  readonly package?: { readonly runtimeVersion: string };
 }
 
 export interface ModuleConfig {
@@ -77,11 +102,130 @@ export function readModuleXml(file: string): { name: string; sequence: string[];
   return { name: module.attrs.name!, sequence, setupVersion: module.attrs.setup_version };
 }
 
+/**
+ * The folders of the packages in a node_modules folder (top-level and `@scope/name`) whose
+ * package.json declares a module: a `dispensary` field (the keyword alone is not enough, and says so).
+ */
+export function findModulePackages(nodeModulesDir: string): string[] {
+  const candidates: string[] = [];
+  for (const entry of listDirs(nodeModulesDir)) {
+    if (entry.startsWith('@')) {
+      for (const scoped of listDirs(path.join(nodeModulesDir, entry)))
+        candidates.push(path.join(nodeModulesDir, entry, scoped));
+    } else candidates.push(path.join(nodeModulesDir, entry));
+  }
+  return candidates.filter((dir) => {
+    const file = path.join(dir, 'package.json');
+    if (!existsSync(file)) return false;
+    const text = readFileSync(file, 'utf8');
+    // Most packages are no modules: only the ones that mention the field or keyword are parsed.
+    if (!text.includes(`"${PACKAGE_FIELD}"`) && !text.includes(PACKAGE_KEYWORD)) return false;
+    const json = parsePackageJson(file, text);
+    if (json[PACKAGE_FIELD] !== undefined) return true;
+    if (Array.isArray(json.keywords) && json.keywords.includes(PACKAGE_KEYWORD)) {
+      throw new ConfigError(
+        `${file}: the package has the keyword "${PACKAGE_KEYWORD}" but no "${PACKAGE_FIELD}" field; a module package declares ` +
+          `"${PACKAGE_FIELD}": { "module": "Vendor_Module", "runtime": "<semver range>" }`,
+      );
+    }
+    return false;
+  });
+}
+
+function parsePackageJson(file: string, text = readFileSync(file, 'utf8')): Record<string, unknown> {
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch (error) {
+    throw new ConfigError(`${file}: not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/** A module package's folder as a module: package.json's `dispensary` field and its etc/module.xml. */
+function readModulePackage(dir: string, runtimeVersion: string): ModuleDefinition {
+  const file = path.join(dir, 'package.json');
+  const json = parsePackageJson(file);
+  const field = json[PACKAGE_FIELD] as Record<string, unknown> | undefined;
+  const where = `${file}: "${PACKAGE_FIELD}"`;
+  if (typeof field !== 'object' || field === null || Array.isArray(field))
+    throw new ConfigError(`${where} must be an object: { "module": "Vendor_Module", "runtime": "<semver range>" }`);
+  const { module: name, runtime, code = '.' } = field;
+  if (typeof name !== 'string' || !/^[A-Z][A-Za-z0-9]*_[A-Z][A-Za-z0-9]*$/.test(name))
+    throw new ConfigError(`${where}.module must be a module name like "Vendor_Module"`);
+  if (typeof runtime !== 'string' || semver.validRange(runtime) === null)
+    throw new ConfigError(
+      `${where}.runtime must be a semver range of the runtime versions it works with (e.g. "^0.1.0")`,
+    );
+  if (typeof code !== 'string' || path.isAbsolute(code) || code.split(/[\\/]/).includes('..'))
+    throw new ConfigError(`${where}.code must be a folder inside the package (its compiled JavaScript), e.g. "dist"`);
+  const moduleXml = path.join(dir, 'etc', 'module.xml');
+  if (!existsSync(moduleXml))
+    throw new ConfigError(`${file}: declares module ${name} but the package has no etc/module.xml`);
+  const xml = readModuleXml(moduleXml);
+  if (xml.name !== name)
+    throw new ConfigError(
+      `${moduleXml}: module name "${xml.name}" does not match ${PACKAGE_FIELD}.module "${name}" of ${file}`,
+    );
+  const [vendor, module] = name.split('_') as [string, string];
+  return {
+    name,
+    vendor,
+    module,
+    dir,
+    codeDir: path.join(dir, code),
+    sequence: xml.sequence,
+    setupVersion: xml.setupVersion,
+    package: {
+      name: typeof json.name === 'string' ? json.name : path.basename(dir),
+      version: typeof json.version === 'string' ? json.version : '0.0.0',
+      runtimeRange: runtime,
+      runtimeVersion,
+      file,
+    },
+  };
+}
+
+/** Start-up's check of a module package: the runtime it runs on must be in its range. */
+export function checkRuntimeRange(module: ModuleDefinition): void {
+  const pkg = module.package;
+  if (!pkg || semver.satisfies(pkg.runtimeVersion, pkg.runtimeRange, { includePrerelease: true })) return;
+  throw new ConfigError(
+    `Package ${pkg.name}@${pkg.version} (module ${module.name}, ${pkg.file}) supports dispensary-runtime ${pkg.runtimeRange}, ` +
+      `but this runtime is ${pkg.runtimeVersion}: install a version of ${pkg.name} made for it, or disable ${module.name}`,
+  );
+}
+
+/** Where a module comes from, for messages: its folder, and for a package its name and version. */
+export function moduleOrigin(module: ModuleDefinition): string {
+  return module.package ? `package ${module.package.name}@${module.package.version} in ${module.dir}` : module.dir;
+}
+
+/**
+ * Whether the config enables a module: a module folder of modules/ unless it is listed `false`, a
+ * module package only when listed `true` (`module:enable`): installing a package changes nothing
+ * until someone enables it.
+ */
+export function isEnabled(module: ModuleDefinition, config: ModuleConfig): boolean {
+  const status = config.modules?.[module.name];
+  return module.package ? status === true : status !== false;
+}
+
 /** Discovers every module folder of the given sources, enabled or not. */
 export function discoverModules(sources: readonly ModuleSources[]): ModuleDefinition[] {
   const found: ModuleDefinition[] = [];
-  const seen = new Map<string, string>();
+  const seen = new Map<string, ModuleDefinition>();
   for (const source of sources) {
+    if (source.package) {
+      const definition = readModulePackage(source.modulesDir, source.package.runtimeVersion);
+      if (source.exclude?.includes(definition.name)) continue;
+      const other = seen.get(definition.name);
+      if (other)
+        throw new ConfigError(
+          `Module ${definition.name} is declared twice: ${moduleOrigin(other)} and ${moduleOrigin(definition)}`,
+        );
+      seen.set(definition.name, definition);
+      found.push(definition);
+      continue;
+    }
     for (const vendor of listDirs(source.modulesDir)) {
       for (const moduleName of listDirs(path.join(source.modulesDir, vendor))) {
         if (source.exclude?.includes(`${vendor}_${moduleName}`)) continue;
@@ -96,10 +240,9 @@ export function discoverModules(sources: readonly ModuleSources[]): ModuleDefini
           );
         }
         const other = seen.get(xml.name);
-        if (other) throw new ConfigError(`Module ${xml.name} is declared twice: ${other} and ${dir}`);
-        seen.set(xml.name, dir);
+        if (other) throw new ConfigError(`Module ${xml.name} is declared twice: ${moduleOrigin(other)} and ${dir}`);
         const compiled = path.join(source.codeDir, vendor, moduleName);
-        found.push({
+        const definition: ModuleDefinition = {
           name: xml.name,
           vendor,
           module: moduleName,
@@ -107,7 +250,9 @@ export function discoverModules(sources: readonly ModuleSources[]): ModuleDefini
           codeDir: existsSync(compiled) ? compiled : dir,
           sequence: xml.sequence,
           setupVersion: xml.setupVersion,
-        });
+        };
+        seen.set(xml.name, definition);
+        found.push(definition);
       }
     }
   }
@@ -119,14 +264,10 @@ export function discoverModules(sources: readonly ModuleSources[]): ModuleDefini
  * thus config merge order never depend on the file system).
  */
 export function orderModules(all: readonly ModuleDefinition[], config: ModuleConfig = {}): ModuleDefinition[] {
-  const disabled = new Set(
-    Object.entries(config.modules ?? {})
-      .filter(([, on]) => !on)
-      .map(([name]) => name),
-  );
-  const enabled = new Map(all.filter((m) => !disabled.has(m.name)).map((m) => [m.name, m] as const));
+  const enabled = new Map(all.filter((m) => isEnabled(m, config)).map((m) => [m.name, m] as const));
   const known = new Set(all.map((m) => m.name));
   for (const module of enabled.values()) {
+    checkRuntimeRange(module);
     for (const dep of module.sequence) {
       if (!enabled.has(dep)) {
         const why = known.has(dep) ? 'which is disabled' : 'which is not installed';

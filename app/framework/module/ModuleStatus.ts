@@ -6,11 +6,11 @@
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { ConfigError } from '../xml/xml.js';
-import { readModuleConfig, type ModuleConfig, type ModuleDefinition } from './ModuleLoader.js';
+import { isEnabled, readModuleConfig, type ModuleConfig, type ModuleDefinition } from './ModuleLoader.js';
 
-/** Names of the installed modules that the config leaves enabled (anything not `false`). */
+/** Names of the installed modules that the config leaves enabled (ModuleLoader's isEnabled). */
 export function enabledModuleNames(installed: readonly ModuleDefinition[], config: ModuleConfig): Set<string> {
-  return new Set(installed.filter((module) => config.modules?.[module.name] !== false).map((module) => module.name));
+  return new Set(installed.filter((module) => isEnabled(module, config)).map((module) => module.name));
 }
 
 /** Magento's `Unknown module(s): 'A', 'B'` for names no module folder declares. */
