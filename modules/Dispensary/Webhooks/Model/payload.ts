@@ -367,18 +367,21 @@ export function applyOperation(root: Json, operation: Operation, allowedRoots: r
   const parent = valueAt(root, parts.slice(0, -1));
   const last = parts[parts.length - 1]!;
   if (parent === null || typeof parent !== 'object') return false;
+  // A copy: the same operations may be applied again from the ttl cache, and a later change to
+  // this payload must not reach into the cached answer.
+  const value = structuredClone(operation.value);
   if (Array.isArray(parent)) {
     const index = arrayIndex(last);
     if (index === null || index > parent.length || (operation.op === 'remove' && index === parent.length)) return false;
     switch (operation.op) {
       case 'add': {
         const target: unknown = parent[index];
-        if (Array.isArray(target)) target.push(operation.value);
-        else parent[index] = operation.value;
+        if (Array.isArray(target)) target.push(value);
+        else parent[index] = value;
         return true;
       }
       case 'replace':
-        parent[index] = operation.value;
+        parent[index] = value;
         return true;
       case 'remove':
         parent.splice(index, 1);
@@ -391,12 +394,12 @@ export function applyOperation(root: Json, operation: Operation, allowedRoots: r
   switch (operation.op) {
     case 'add': {
       const target = ownChild(container, last);
-      if (Array.isArray(target)) target.push(operation.value);
-      else container[last] = operation.value;
+      if (Array.isArray(target)) target.push(value);
+      else container[last] = value;
       return true;
     }
     case 'replace':
-      container[last] = operation.value;
+      container[last] = value;
       return true;
     case 'remove':
       if (Object.hasOwn(container, last)) delete container[last];
