@@ -305,7 +305,6 @@ for (const mode of QUEUE_MODES) {
           fields: [{ name: 'added' }],
         });
         expect(priority.status, JSON.stringify(priority.body)).to.equal(200);
-        w.d.t.app.get<SubscriptionRegistry>('Dispensary\\Eventing\\Model\\SubscriptionRegistry').invalidate();
         ok(await w.d.add(r.recommendation_id, { recommendation: { items: [{ sku: 'E-3', qty: 1 }] } }));
         while ((await outboxRows()).some((row) => row.status === 'pending') && Date.now() < deadline)
           await new Promise((resolve) => setTimeout(resolve, 20));

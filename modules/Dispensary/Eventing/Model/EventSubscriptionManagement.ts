@@ -29,7 +29,6 @@ export class EventSubscriptionManagement implements EventSubscriptionManagementI
     this.check(definition);
     const secret = given ?? generateSecret();
     await this.repository.save(definition, secret);
-    this.registry.invalidate();
     return given ? { ...definition, source: 'api' } : { ...definition, source: 'api', secret };
   }
 
@@ -57,7 +56,6 @@ export class EventSubscriptionManagement implements EventSubscriptionManagementI
     };
     this.check(definition);
     await this.repository.save(definition, given ?? secret);
-    this.registry.invalidate();
     return { ...definition, source: 'api' };
   }
 
@@ -82,7 +80,6 @@ export class EventSubscriptionManagement implements EventSubscriptionManagementI
 
   async unsubscribe(name: string): Promise<boolean> {
     const removed = await this.repository.delete(name);
-    this.registry.invalidate();
     return removed;
   }
 

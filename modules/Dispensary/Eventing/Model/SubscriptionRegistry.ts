@@ -47,9 +47,6 @@ export class SubscriptionRegistry {
     await this.repository.disable(name, reason);
   }
 
-  /** Nothing is cached any more but io_events.xml; kept for callers that announce a change. */
-  invalidate(): void {}
-
   private fromXml(): Subscription[] {
     // Read and checked at start-up (ConfigReaderList), so a mistake never reaches a request.
     this.xml ??= this.xmlConfig.read().map((subscription) => withDefaults(subscription));
