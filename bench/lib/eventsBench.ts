@@ -19,8 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Application } from '../../app/bootstrap/Application.js';
 import { PROJECT_ROOT } from '../../app/bootstrap/paths.js';
-import { runCli } from '../../app/cli/Cli.js';
-import { createBenchDatabase } from './seed.js';
+import { allStoresToken, createBenchDatabase } from './seed.js';
 import { round } from './stats.js';
 
 export interface EventsBenchOptions {
@@ -110,12 +109,7 @@ export async function runEventsBench(options: EventsBenchOptions): Promise<Event
   const children: ChildProcess[] = [];
   try {
     await app.setupUpgrade();
-    const out: string[] = [];
-    const cli = (...argv: string[]) =>
-      runCli(['node', 'cli', ...argv], { out: (line) => out.push(line), err: (line) => out.push(line) }, settings);
-    if ((await cli('integration:token:create', '--name', 'bench', '--all-stores')) !== 0)
-      throw new Error(out.join('\n'));
-    const token = out.filter((line) => line.trim() !== '').pop()!;
+    const token = await allStoresToken(settings);
     if (!server.listening) await new Promise<void>((resolve) => server.once('listening', resolve));
     const port = (server.address() as AddressInfo).port;
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));

@@ -278,3 +278,15 @@ export class Resetter {
     await this.knex.destroy();
   }
 }
+
+/** An all-stores integration token made through the CLI, as an operator makes one (the webhook and event benches). */
+export async function allStoresToken(options: { databaseUrl: string }, name = 'bench'): Promise<string> {
+  const out: string[] = [];
+  const code = await runCli(
+    ['node', 'cli', 'integration:token:create', '--name', name, '--all-stores'],
+    { out: (line) => out.push(line), err: (line) => out.push(line) },
+    options,
+  );
+  if (code !== 0) throw new Error(`integration:token:create failed: ${out.join('\n')}`);
+  return out.filter((line) => line.trim() !== '').pop()!;
+}
