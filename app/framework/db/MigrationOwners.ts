@@ -11,6 +11,8 @@ import type { Knex } from 'knex';
 export const MIGRATION_OWNER_TABLE = 'setup_module_migration';
 /** knex's own table (its default `tableName`). */
 export const KNEX_MIGRATIONS_TABLE = 'knex_migrations';
+/** knex's lock table: one row, `is_locked` 0 or 1. */
+export const KNEX_MIGRATIONS_LOCK_TABLE = 'knex_migrations_lock';
 
 /** The applied migration names, oldest first; none when nothing ever ran. */
 export async function appliedMigrationNames(knex: Knex): Promise<string[]> {

@@ -16,7 +16,12 @@ import type { Knex } from 'knex';
 import { ConfigError } from '../xml/xml.js';
 import type { ModuleDefinition } from '../module/ModuleLoader.js';
 import { isUnavailable, storageFailure } from './driverErrors.js';
-import { appliedMigrationNames, readMigrationOwners } from './MigrationOwners.js';
+import {
+  appliedMigrationNames,
+  KNEX_MIGRATIONS_LOCK_TABLE,
+  KNEX_MIGRATIONS_TABLE,
+  readMigrationOwners,
+} from './MigrationOwners.js';
 
 /** `enabled`: its module is enabled; `disabled`: applied, its module disabled; `absent`: applied, its module's folder gone. */
 export type MigrationState = 'enabled' | 'disabled' | 'absent';
@@ -200,6 +205,7 @@ export async function migrateLatest(knex: Knex, source: ModuleMigrationSource, t
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
+      await ensureMigrationLockRow(knex);
       const [, applied] = (await knex.migrate.latest({ migrationSource: source })) as [number, string[]];
       return applied;
     } catch (error) {
@@ -214,6 +220,47 @@ export async function migrateLatest(knex: Knex, source: ModuleMigrationSource, t
       if (!contended || isUnavailable(error) || Date.now() > deadline) throw error;
       await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 200));
     }
+  }
+}
+
+/**
+ * knex makes its lock row by "select, and insert if there is none": processes starting at once on
+ * a new database can each insert one, and with two rows knex's lock (`update ... where is_locked = 0`,
+ * which must touch exactly one row) is refused to everyone for ever ("Migration table is already
+ * locked"). So the tables and the one row are made here first, race-safe: the row has a fixed key,
+ * and rows a past race left beside it go.
+ */
+async function ensureMigrationLockRow(knex: Knex): Promise<void> {
+  await createTableOnce(knex, KNEX_MIGRATIONS_TABLE, (table) => {
+    // knex's own definition (table-creator.js), so that knex finds the table as it would have made it.
+    table.increments();
+    table.string('name');
+    table.integer('batch');
+    table.timestamp('migration_time');
+  });
+  await createTableOnce(knex, KNEX_MIGRATIONS_LOCK_TABLE, (table) => {
+    table.increments('index').primary();
+    table.integer('is_locked');
+  });
+  const rows = (await knex(KNEX_MIGRATIONS_LOCK_TABLE).select('index').orderBy('index')) as { index: number }[];
+  if (rows.length === 0) {
+    await knex(KNEX_MIGRATIONS_LOCK_TABLE).insert({ index: 1, is_locked: 0 }).onConflict('index').ignore();
+  } else if (rows.length > 1) {
+    await knex(KNEX_MIGRATIONS_LOCK_TABLE).where('index', '>', rows[0]!.index).delete();
+  }
+}
+
+/** Creates a table unless it is there; another process creating it at the same moment is fine. */
+async function createTableOnce(
+  knex: Knex,
+  name: string,
+  define: (table: Knex.CreateTableBuilder) => void,
+): Promise<void> {
+  if (await knex.schema.hasTable(name)) return;
+  try {
+    await knex.schema.createTable(name, define);
+  } catch (error) {
+    if (!(await knex.schema.hasTable(name))) throw error;
   }
 }
 
