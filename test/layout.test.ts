@@ -27,6 +27,8 @@ function planted(extra: Record<string, string>): Tree {
 
 const UNIT = "import { expect } from 'chai';\nit('x', () => expect(1).to.equal(1));\n";
 const SUPERTEST = "import request from 'supertest';\nimport { TestApp } from '../../support/testApp.js';\n";
+const INJECT =
+  "import { TestApp } from '../../support/testApp.js';\nconst t = await TestApp.start();\nawait t.request().get('/');\n";
 
 describe('the layout of test/', () => {
   it('should hold for every test file (docs/testing.md)', () => {
@@ -79,8 +81,22 @@ describe('the layout of test/', () => {
       const hidden = 'test/modules/Catalog/Model/ProductRepository.planted.test.ts';
       const empty = 'test/modules/Catalog/emptyFeature.http.test.ts';
       expect(layoutViolations([hidden, empty], planted({ [hidden]: SUPERTEST, [empty]: UNIT }))).to.deep.equal([
-        `${hidden}: goes through HTTP (supertest, fetch) but is not named .http.test.ts`,
-        `${empty}: named .http.test.ts but sends no HTTP request (supertest, fetch)`,
+        `${hidden}: goes through HTTP (t.request(), supertest, fetch) but is not named .http.test.ts`,
+        `${empty}: named .http.test.ts but sends no HTTP request (t.request(), supertest, fetch)`,
+      ]);
+    });
+
+    it('should count in-process requests (t.request()) as HTTP, and TestApp alone as not', () => {
+      const hidden = 'test/modules/Catalog/Model/ProductRepository.injected.test.ts';
+      const named = 'test/modules/Catalog/injected.http.test.ts';
+      const cliOnly = 'test/modules/Catalog/Model/ProductRepository.cli.test.ts';
+      const tree = planted({
+        [hidden]: INJECT,
+        [named]: INJECT,
+        [cliOnly]: "import { TestApp } from '../../../support/testApp.js';\nawait (await TestApp.start()).cli('x');\n",
+      });
+      expect(layoutViolations([hidden, named, cliOnly], tree)).to.deep.equal([
+        `${hidden}: goes through HTTP (t.request(), supertest, fetch) but is not named .http.test.ts`,
       ]);
     });
 

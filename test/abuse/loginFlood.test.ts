@@ -7,7 +7,8 @@
  * guesses. The scrypt cost is lowered to 2^10 here (64 hashes at the default would take ~20 s).
  */
 import { expect } from 'chai';
-import request, { type Response } from 'supertest';
+import request from 'supertest';
+import type { InjectResponse as Response } from '../support/inject.js';
 import type { PasswordHasher } from '../../modules/Dispensary/Integration/Model/PasswordHasher.js';
 import { TestApp } from '../support/testApp.js';
 import { createAdmin, FakeClock, FAST_HASHING, INVALID_CREDENTIALS, login } from '../modules/Integration/support.js';

@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { expect } from 'chai';
-import request from 'supertest';
 import { DIST_ROOT, PROJECT_ROOT } from '../../app/bootstrap/paths.js';
 import { PROJECT_MODULE_SOURCES } from '../support/modules.js';
 import { TestApp } from '../support/testApp.js';
@@ -22,7 +21,7 @@ describe('Acme_Reminders (the module of docs/writing-a-module.md)', () => {
   });
   after(async () => t?.stop());
 
-  const call = (method: 'get' | 'post', url: string) => request(t.http)[method](url).set('Authorization', `Bearer ${token}`);
+  const call = (method: 'get' | 'post', url: string) => t.request()[method](url).set('Authorization', `Bearer ${token}`);
   const search = (store: string, query: string) => call('get', `/rest/${store}/V1/acme/reminders/search?${query}`);
 
   it('should save a reminder through the route: tidied by the plugin, formatted by the policy, store from the scope', async () => {

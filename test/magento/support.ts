@@ -5,7 +5,6 @@
  * and which of its cases are skipped, and why (listed again in docs/magento-api-functional.md).
  */
 import path from 'node:path';
-import request from 'supertest';
 import { DIST_ROOT, PROJECT_ROOT } from '../../app/bootstrap/paths.js';
 import { PROJECT_MODULE_SOURCES } from '../support/modules.js';
 import { TestApp, type TestAppOptions } from '../support/testApp.js';
@@ -22,7 +21,7 @@ export function webApiCall(
   storeCode?: string,
 ) {
   const path = storeCode ? `/rest/${storeCode}${resourcePath}` : `/rest${resourcePath}`;
-  const req = request(t.http)[method](path).set('Authorization', `Bearer ${token}`).set('Accept', 'application/json');
+  const req = t.request()[method](path).set('Authorization', `Bearer ${token}`).set('Accept', 'application/json');
   return requestData !== undefined && (method === 'post' || method === 'put') ? req.send(requestData) : req;
 }
 

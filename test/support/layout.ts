@@ -7,8 +7,8 @@
  * * test/modules/<Module>/<path>/<Name>[.<aspect>].test.ts is a unit test of
  *   modules/<Vendor>/<Module>/<path>/<Name>.ts; an HTTP suite, named by feature, is
  *   test/modules/<Module>/<feature>.http.test.ts (it may sit in a folder of the module too).
- * * In both folders a test is named `.http.test.ts` exactly when it goes through HTTP: it imports
- *   supertest, calls fetch() or node:http's request/get, itself or through a helper it imports
+ * * In both folders a test is named `.http.test.ts` exactly when it goes through HTTP: it sends
+ *   requests in-process (`t.request()`), imports supertest, calls fetch() or node:http's request/get, itself or through a helper it imports
  *   from another test file (followed name by name, so a helper module may hold both kinds).
  * * test/magento (ported Magento api-functional tests), test/abuse, test/guide, test/bench, test/docs and
  *   test/packages (module packages installed with npm, end to end) are
@@ -33,7 +33,8 @@ export function diskTree(root: string, vendors: readonly string[]): Tree {
   };
 }
 
-const HTTP_MARKERS = /from 'supertest'|\bfetch\(|\bhttp\.(?:request|get)\(/;
+/** supertest, fetch, node:http, or a TestApp's in-process requests (`t.request().get(...)`). */
+const HTTP_MARKERS = /from 'supertest'|\bfetch\(|\bhttp\.(?:request|get)\(|\.request\(/;
 /** The app/ folders tested under test/framework/<folder> rather than test/framework/framework/<folder>. */
 const APP_FOLDERS = ['bootstrap', 'bin', 'cli'];
 const OWN_FOLDERS = [
@@ -185,8 +186,10 @@ export function layoutViolations(files: readonly string[], tree: Tree): string[]
       continue;
     }
     const speaks = speaksHttp(file, tree);
-    if (http && !speaks) problems.push(`${file}: named .http.test.ts but sends no HTTP request (supertest, fetch)`);
-    if (!http && speaks) problems.push(`${file}: goes through HTTP (supertest, fetch) but is not named .http.test.ts`);
+    if (http && !speaks)
+      problems.push(`${file}: named .http.test.ts but sends no HTTP request (t.request(), supertest, fetch)`);
+    if (!http && speaks)
+      problems.push(`${file}: goes through HTTP (t.request(), supertest, fetch) but is not named .http.test.ts`);
     if (modules && file.split('/').length < 4) problems.push(`${file}: a module's tests go in test/modules/<Module>/`);
     else if (framework || !http) {
       const sources = mirroredSources(file, tree);

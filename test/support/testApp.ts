@@ -1,10 +1,14 @@
 /**
- * The real application, on a database of its own, for HTTP tests with supertest:
+ * The real application, on a database of its own, for HTTP tests:
  *
  *   const t = await TestApp.start();
  *   const token = await t.integrationToken({ allStores: true });
- *   await request(t.http).get('/rest/V1/store/storeViews').set('Authorization', `Bearer ${token}`);
+ *   await t.request().get('/rest/V1/store/storeViews').set('Authorization', `Bearer ${token}`);
  *   await t.stop();
+ *
+ * `t.request()` sends the request through the whole application in-process, without a socket
+ * (test/support/inject.ts). A test of the HTTP server itself (keep-alive, a client that leaves,
+ * limits at the socket) uses supertest on a real one: `request(t.http)`.
  *
  * It runs with the project's modules; `modules` chooses others (test/support/modules.ts):
  * `TestApp.start({ modules: { Acme_RecommendationNotes: true } })` switches one more on.
@@ -13,6 +17,7 @@ import type { Express } from 'express';
 import { Application, type ApplicationOptions } from '../../app/bootstrap/Application.js';
 import { runCli } from '../../app/cli/Cli.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
+import { injectAgent, type InjectAgent, type InjectAgentOptions } from './inject.js';
 import { preferOwnCopies, writeModuleConfig, type ModuleSelection } from './modules.js';
 
 export interface TestAppOptions extends ApplicationOptions {
@@ -58,6 +63,14 @@ export class TestApp {
       await database.release();
       throw error;
     }
+  }
+
+  /**
+   * Requests through the whole application without a socket, in supertest's words: the agent's
+   * `post(url).set('Authorization', ...).send(body)`, awaited, answers `{ status, body, ... }`.
+   */
+  request(options?: InjectAgentOptions): InjectAgent {
+    return injectAgent(this.http, options);
   }
 
   get databaseUrl(): string {

@@ -14,6 +14,7 @@ import type { ModuleSources } from '../../app/framework/module/ModuleLoader.js';
 import { PROJECT_MODULE_SOURCES } from './modules.js';
 
 export { TestApp, type TestAppOptions, type TokenOptions } from './testApp.js';
+export type { InjectAgent, InjectAgentOptions, InjectRequest, InjectResponse } from './inject.js';
 export { createTestDatabase, type TestDatabase } from './database.js';
 export {
   PROJECT_MODULES,

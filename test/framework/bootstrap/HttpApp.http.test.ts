@@ -5,7 +5,6 @@
  */
 import { expect } from 'chai';
 import { Gauge } from 'prom-client';
-import request from 'supertest';
 import { startShopApp, type ShopApp } from '../support/shopApp.js';
 
 const NO_ROUTE = { message: 'Request does not match any route.' };
@@ -22,37 +21,35 @@ describe('HttpApp', () => {
   });
 
   it('should answer /health without a token', async () => {
-    const res = await request(shop.t.http).get('/health');
+    const res = await shop.t.request().get('/health');
     expect(res.status).to.equal(200);
     expect(res.body).to.deep.equal({ status: 'ok', database: 'up' });
   });
 
   it('should mount the front controller on /rest, with the routes of the enabled modules and their schema', async () => {
-    const item = await request(shop.t.http)
-      .get('/rest/default/V1/fixture/items/A-1')
-      .set('Authorization', 'Bearer good');
+    const item = await shop.t.request().get('/rest/default/V1/fixture/items/A-1').set('Authorization', 'Bearer good');
     expect(item.status).to.equal(200);
     expect(item.body).to.deep.equal({ sku: 'A-1', item_name: 'Item A-1', qty_on_hand: 5, unit_price: 9.5 });
-    const schema = await request(shop.t.http).get('/rest/default/schema');
+    const schema = await shop.t.request().get('/rest/default/schema');
     expect(schema.status).to.equal(200);
     expect(schema.body.swagger).to.equal('2.0');
     expect(Object.keys(schema.body.paths)).to.include('/V1/fixture/items/{sku}');
   });
 
   it('should answer /metrics to a loopback client and /swagger with the page', async () => {
-    const metrics = await request(shop.t.http).get('/metrics');
+    const metrics = await shop.t.request().get('/metrics');
     expect(metrics.status).to.equal(200);
     expect(metrics.text).to.include('http_requests_total');
-    const page = await request(shop.t.http).get('/swagger');
+    const page = await shop.t.request().get('/swagger');
     expect(page.status).to.equal(200);
     expect(page.type).to.equal('text/html');
   });
 
   it("should answer Magento's JSON 404 for any other path and method", async () => {
     for (const res of [
-      await request(shop.t.http).get('/nowhere'),
-      await request(shop.t.http).post('/index.php').send({ a: 1 }),
-      await request(shop.t.http).delete('/'),
+      await shop.t.request().get('/nowhere'),
+      await shop.t.request().post('/index.php').send({ a: 1 }),
+      await shop.t.request().delete('/'),
     ]) {
       expect(res.status).to.equal(404);
       expect(res.type).to.equal('application/json');
@@ -62,7 +59,7 @@ describe('HttpApp', () => {
 
   it('should not name the framework nor send ETags', async () => {
     for (const path of ['/health', '/nowhere', '/rest/default/V1/fixture/public']) {
-      const res = await request(shop.t.http).get(path);
+      const res = await shop.t.request().get(path);
       expect(res.headers, path).to.not.have.property('x-powered-by');
       expect(res.headers, path).to.not.have.property('etag');
     }
@@ -79,7 +76,7 @@ describe('HttpApp', () => {
       },
     });
     try {
-      const res = await request(shop.t.http).get('/metrics');
+      const res = await shop.t.request().get('/metrics');
       expect(res.status).to.equal(500);
       expect(res.type).to.equal('application/json');
       expect(res.body.message).to.match(
@@ -90,6 +87,6 @@ describe('HttpApp', () => {
     } finally {
       shop.t.app.metricsRegistry.removeSingleMetric('fixture_broken_metric');
     }
-    expect((await request(shop.t.http).get('/metrics')).status).to.equal(200);
+    expect((await shop.t.request().get('/metrics')).status).to.equal(200);
   });
 });

@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import request from 'supertest';
 import { startShopApp, type ShopApp } from '../support/shopApp.js';
 
 describe('Web API: one unit of work per request', () => {
@@ -10,7 +9,7 @@ describe('Web API: one unit of work per request', () => {
   after(async () => shop?.stop());
 
   const createOrder = (order: Record<string, unknown>) =>
-    request(shop.t.http).post('/rest/V1/fixture/orders').set('Authorization', 'Bearer good').send({ order });
+    shop.t.request().post('/rest/V1/fixture/orders').set('Authorization', 'Bearer good').send({ order });
   const rows = async (sku: string) =>
     (await shop.t.app.knex('fixture_shop_order').where({ sku })) as { note: string }[];
 
@@ -20,7 +19,8 @@ describe('Web API: one unit of work per request', () => {
     expect(res.body).to.include({ sku: 'KEEP-1', qty: 2, note: 'hello (checked)' });
     expect(res.body.order_id).to.be.a('string');
     expect(await rows('KEEP-1')).to.have.length(1);
-    const read = await request(shop.t.http)
+    const read = await shop.t
+      .request()
       .get(`/rest/V1/fixture/orders/${res.body.order_id}`)
       .set('Authorization', 'Bearer good');
     expect(read.status).to.equal(200);
@@ -58,7 +58,7 @@ describe('Web API: one unit of work per request', () => {
   });
 
   it('should run writes in a transaction and reads outside one', async () => {
-    const read = await request(shop.t.http).get('/rest/V1/fixture/whoami').set('Authorization', 'Bearer good');
+    const read = await shop.t.request().get('/rest/V1/fixture/whoami').set('Authorization', 'Bearer good');
     expect(read.body.in_transaction).to.equal(false);
   });
 });

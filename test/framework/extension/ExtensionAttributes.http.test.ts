@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { expect } from 'chai';
-import request from 'supertest';
 import { DIST_ROOT, PROJECT_ROOT } from '../../../app/bootstrap/paths.js';
 import type { ModuleSources } from '../../../app/framework/module/ModuleLoader.js';
 import { TestApp } from '../../support/testApp.js';
@@ -25,10 +24,9 @@ describe('Extension attributes', () => {
   });
   after(async () => t?.stop());
 
-  const get = (token: string) =>
-    request(t.http).get('/rest/V1/fixture/parcels/p1').set('Authorization', `Bearer ${token}`);
+  const get = (token: string) => t.request().get('/rest/V1/fixture/parcels/p1').set('Authorization', `Bearer ${token}`);
   const save = (parcel: unknown) =>
-    request(t.http).post('/rest/V1/fixture/parcels').set('Authorization', `Bearer ${everything}`).send({ parcel });
+    t.request().post('/rest/V1/fixture/parcels').set('Authorization', `Bearer ${everything}`).send({ parcel });
 
   describe('when an after plugin on the repository fills them', () => {
     it('should show every kind under extension_attributes, nested ones too, to a caller holding every resource', async () => {
@@ -118,7 +116,7 @@ describe('Extension attributes', () => {
 
   describe('the schema', () => {
     it('should describe them in the input and in the answer, with their resources', async () => {
-      const res = await request(t.http).get('/rest/default/schema?services=all');
+      const res = await t.request().get('/rest/default/schema?services=all');
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       const schema = res.body;
       const post = schema.paths['/V1/fixture/parcels'].post;

@@ -24,10 +24,10 @@ describe('Request logs and metrics', () => {
       const echoed = await d.call('get', 'all', '/products/LOG-1').set('X-Request-Id', 'abc.DEF_123-x');
       expect(echoed.headers['x-request-id']).to.equal('abc.DEF_123-x');
       for (const bad of ['has space', 'x'.repeat(129), 'semi;colon']) {
-        const res = await request(d.http).get('/health').set('X-Request-Id', bad);
+        const res = await d.request().get('/health').set('X-Request-Id', bad);
         expect(res.headers['x-request-id']).to.match(/^[0-9a-f-]{36}$/);
       }
-      const notFound = await request(d.http).get('/nowhere');
+      const notFound = await d.request().get('/nowhere');
       expect(notFound.status).to.equal(404);
       expect(notFound.headers['x-request-id']).to.match(/^[0-9a-f-]{36}$/);
     });
@@ -59,7 +59,8 @@ describe('Request logs and metrics', () => {
     });
 
     it('should name the route pattern, not the path, and a guest caller', async () => {
-      await request(d.http)
+      await d
+        .request()
         .post('/rest/V1/integration/admin/token')
         .send({ username: 'nobody', password: 'wrong-password' });
       await d.call('get', 'default', '/dispensary/recommendation/00000000-0000-4000-8000-000000000000');
@@ -71,13 +72,15 @@ describe('Request logs and metrics', () => {
     });
 
     it('should name the async and bulk route patterns and the caller, under the request id the client sent', async () => {
-      const sent = await request(d.http)
+      const sent = await d
+        .request()
         .post('/rest/all/async/V1/products')
         .set('Authorization', `Bearer ${d.token}`)
         .set('X-Request-Id', 'req-async')
         .send({ product: { sku: 'LOG-3', name: 'x' } });
       expect(sent.status, JSON.stringify(sent.body)).to.equal(202);
-      const bulk = await request(d.http)
+      const bulk = await d
+        .request()
         .post('/rest/all/async/bulk/V1/products')
         .set('Authorization', `Bearer ${d.token}`)
         .set('X-Request-Id', 'req-bulk')
@@ -112,7 +115,7 @@ describe('Request logs and metrics', () => {
     it('should count requests by route pattern and status, and show the pool and event-loop lag', async () => {
       await d.call('get', 'all', '/products/LOG-1');
       await d.call('get', 'all', '/products/NOPE');
-      const res = await request(d.http).get('/metrics');
+      const res = await d.request().get('/metrics');
       expect(res.status).to.equal(200);
       expect(res.headers['content-type']).to.match(/^text\/plain/);
       expect(res.text).to.match(/http_requests_total\{method="GET",route="\/V1\/products\/:sku",status="200"\} [1-9]/);
@@ -127,8 +130,8 @@ describe('Request logs and metrics', () => {
     });
 
     it('should put every unknown path under one label', async () => {
-      for (let i = 0; i < 5; i++) await request(d.http).get(`/random-${i}`);
-      const res = await request(d.http).get('/metrics');
+      for (let i = 0; i < 5; i++) await d.request().get(`/random-${i}`);
+      const res = await d.request().get('/metrics');
       expect(res.text).to.not.include('random-');
       expect(res.text).to.match(/route="\(unmatched\)",status="404"\} [5-9]/);
     });

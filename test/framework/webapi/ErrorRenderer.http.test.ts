@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import request from 'supertest';
 import { startShopApp, type ShopApp } from '../support/shopApp.js';
 
 const REPORT = /^Internal Error\. Details are available in Magento log file\. Report ID: (webapi-[0-9a-f]+)$/;
@@ -15,7 +14,7 @@ describe('Web API: error bodies', () => {
 
   describe('when the service fails unexpectedly', () => {
     it('should answer 500 with a report id and no detail, and log the detail under that id', async () => {
-      const res = await request(shop.t.http).get('/rest/V1/fixture/boom');
+      const res = await shop.t.request().get('/rest/V1/fixture/boom');
       expect(res.status).to.equal(500);
       expect(Object.keys(res.body)).to.deep.equal(['message']);
       const reportId = REPORT.exec(res.body.message)?.[1];
@@ -29,8 +28,8 @@ describe('Web API: error bodies', () => {
 
     it('should give every failure its own report id', async () => {
       const [a, b] = await Promise.all([
-        request(shop.t.http).get('/rest/V1/fixture/boom'),
-        request(shop.t.http).get('/rest/V1/fixture/boom'),
+        shop.t.request().get('/rest/V1/fixture/boom'),
+        shop.t.request().get('/rest/V1/fixture/boom'),
       ]);
       expect(a.body.message).not.to.equal(b.body.message);
     });
@@ -38,7 +37,7 @@ describe('Web API: error bodies', () => {
 
   describe('when a service throws a Magento exception', () => {
     it('should answer its status with the raw phrase and parameters, without a trace', async () => {
-      const res = await request(shop.t.http).get('/rest/V1/fixture/orders/nope').set(auth);
+      const res = await shop.t.request().get('/rest/V1/fixture/orders/nope').set(auth);
       expect(res.status).to.equal(404);
       expect(res.body).to.deep.equal({
         message: 'No such entity with %fieldName = %fieldValue',
@@ -49,7 +48,8 @@ describe('Web API: error bodies', () => {
 
   describe('when the body cannot be read', () => {
     it('should answer 400 "Decoding error." for malformed JSON', async () => {
-      const res = await request(shop.t.http)
+      const res = await shop.t
+        .request()
         .post('/rest/V1/fixture/orders')
         .set(auth)
         .set('Content-Type', 'application/json')
@@ -59,7 +59,8 @@ describe('Web API: error bodies', () => {
     });
 
     it('should answer 415 naming the media type for a body that is not JSON', async () => {
-      const res = await request(shop.t.http)
+      const res = await shop.t
+        .request()
         .post('/rest/V1/fixture/orders')
         .set(auth)
         .set('Content-Type', 'text/plain')
@@ -72,7 +73,8 @@ describe('Web API: error bodies', () => {
     });
 
     it("should answer 415 with Magento's text for a body without a Content-Type", async () => {
-      const res = await request(shop.t.http)
+      const res = await shop.t
+        .request()
         .post('/rest/V1/fixture/orders')
         .set(auth)
         .set('Content-Type', '')
@@ -83,7 +85,8 @@ describe('Web API: error bodies', () => {
 
     it('should accept application/json with a charset and +json media types', async () => {
       for (const type of ['application/json; charset=utf-8', 'application/vnd.api+json']) {
-        const res = await request(shop.t.http)
+        const res = await shop.t
+          .request()
           .post('/rest/V1/fixture/echo/1')
           .set(auth)
           .set('Content-Type', type)
@@ -94,7 +97,8 @@ describe('Web API: error bodies', () => {
 
     it('should answer 413 for a body over 1 MiB, and accept one just under it', async () => {
       const big = JSON.stringify({ itemName: 'x'.repeat(1024 * 1024), qty: 1 });
-      const res = await request(shop.t.http)
+      const res = await shop.t
+        .request()
         .post('/rest/V1/fixture/echo/1')
         .set(auth)
         .set('Content-Type', 'application/json')
@@ -105,7 +109,8 @@ describe('Web API: error bodies', () => {
       const fits = JSON.stringify({ itemName: 'x'.repeat(1024 * 1024 - 100), qty: 1 });
       expect(
         (
-          await request(shop.t.http)
+          await shop.t
+            .request()
             .post('/rest/V1/fixture/echo/1')
             .set(auth)
             .set('Content-Type', 'application/json')
@@ -125,14 +130,14 @@ describe('Web API: error bodies in developer mode', () => {
     after(async () => shop?.stop());
 
     it('should show the real message and the trace of an unexpected error', async () => {
-      const res = await request(shop.t.http).get('/rest/V1/fixture/boom');
+      const res = await shop.t.request().get('/rest/V1/fixture/boom');
       expect(res.status).to.equal(500);
       expect(res.body.message).to.equal('secret detail: the password is hunter2');
       expect(res.body.trace).to.be.a('string').and.contain('boom');
     });
 
     it('should add a trace to Magento exceptions too, keeping the raw phrase', async () => {
-      const res = await request(shop.t.http).get('/rest/V1/fixture/orders/nope').set('Authorization', 'Bearer good');
+      const res = await shop.t.request().get('/rest/V1/fixture/orders/nope').set('Authorization', 'Bearer good');
       expect(res.status).to.equal(404);
       expect(res.body.message).to.equal('No such entity with %fieldName = %fieldValue');
       expect(res.body.trace).to.be.a('string').and.not.equal('');
@@ -155,7 +160,7 @@ describe('Web API: error bodies in developer mode', () => {
     after(async () => shop?.stop());
 
     it('should show the real message and the trace', async () => {
-      const res = await request(shop.t.http).get('/rest/V1/fixture/boom');
+      const res = await shop.t.request().get('/rest/V1/fixture/boom');
       expect(res.status).to.equal(500);
       expect(res.body.message).to.equal('secret detail: the password is hunter2');
       expect(res.body.trace).to.be.a('string');

@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import request from 'supertest';
 import { startShopApp, type ShopApp } from '../support/shopApp.js';
 
 const GOOD = 'Bearer good';
@@ -13,7 +12,7 @@ describe('Web API: store scope and authorization', () => {
   after(async () => shop?.stop());
 
   const whoami = (prefix: string, auth = GOOD) =>
-    request(shop.t.http).get(`${prefix}/V1/fixture/whoami`).set('Authorization', auth);
+    shop.t.request().get(`${prefix}/V1/fixture/whoami`).set('Authorization', auth);
 
   describe('when the path names a scope', () => {
     it('should use the default store for /rest/V1', async () => {
@@ -63,7 +62,7 @@ describe('Web API: store scope and authorization', () => {
     }
 
     it('should check the scope before the route', async () => {
-      const res = await request(shop.t.http).get('/rest/practice_z/V1/nothing/here');
+      const res = await shop.t.request().get('/rest/practice_z/V1/nothing/here');
       expect(res.status).to.equal(400);
       expect(res.body.parameters).to.deep.equal({ storeCode: 'practice_z' });
     });
@@ -71,14 +70,15 @@ describe('Web API: store scope and authorization', () => {
 
   describe('when the route is anonymous', () => {
     it('should answer without a token, as a guest', async () => {
-      const res = await request(shop.t.http).get('/rest/V1/fixture/public');
+      const res = await shop.t.request().get('/rest/V1/fixture/public');
       expect(res.status).to.equal(200);
       expect(res.body.caller).to.deep.equal({ type: 'guest', id: null, name: 'guest', all_stores: false });
       expect(res.body.store.code).to.equal('default');
     });
 
     it('should not consult the authorization hook even with a bad token', async () => {
-      const res = await request(shop.t.http)
+      const res = await shop.t
+        .request()
         .get('/rest/practice_a/V1/fixture/public')
         .set('Authorization', 'Bearer nonsense');
       expect(res.status).to.equal(200);
@@ -108,12 +108,13 @@ describe('Web API: store scope and authorization', () => {
     });
 
     it("should let a caller holding the route's resources through", async () => {
-      const res = await request(shop.t.http).get('/rest/V1/fixture/items/abc').set('Authorization', 'Bearer reader');
+      const res = await shop.t.request().get('/rest/V1/fixture/items/abc').set('Authorization', 'Bearer reader');
       expect(res.status).to.equal(200);
     });
 
     it('should authorize before reading the body, so a guest learns nothing from a 400', async () => {
-      const res = await request(shop.t.http)
+      const res = await shop.t
+        .request()
         .post('/rest/V1/fixture/echo/1')
         .set('Content-Type', 'application/json')
         .send('{not json');
@@ -135,14 +136,14 @@ describe('Web API: without an authorization class', () => {
       ['get', '/rest/all/V1/fixture/items/abc'],
       ['post', '/rest/V1/fixture/orders'],
     ] as const) {
-      const res = await request(shop.t.http)[method](url).set('Authorization', GOOD);
+      const res = await shop.t.request()[method](url).set('Authorization', GOOD);
       expect(res.status, url).to.equal(401);
       expect(res.body.message).to.equal("The consumer isn't authorized to access %resources.");
     }
   });
 
   it('should still serve anonymous routes', async () => {
-    const res = await request(shop.t.http).get('/rest/V1/fixture/public');
+    const res = await shop.t.request().get('/rest/V1/fixture/public');
     expect(res.status).to.equal(200);
     expect(res.body.caller.type).to.equal('guest');
   });

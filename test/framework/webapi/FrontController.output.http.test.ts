@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import request from 'supertest';
 import { startShopApp, type ShopApp } from '../support/shopApp.js';
 
 const FULL_CATALOG = {
@@ -18,7 +17,7 @@ describe('Web API: output', () => {
   });
   after(async () => shop?.stop());
 
-  const get = (url: string) => request(shop.t.http).get(url).set('Authorization', 'Bearer good');
+  const get = (url: string) => shop.t.request().get(url).set('Authorization', 'Bearer good');
 
   describe('when a service answers camelCase keys', () => {
     it('should serialise them in snake_case at every depth, with status 200 and JSON', async () => {
@@ -76,7 +75,8 @@ describe('Web API: output', () => {
     });
 
     it('should apply to the result of a write too', async () => {
-      const res = await request(shop.t.http)
+      const res = await shop.t
+        .request()
         .post('/rest/V1/fixture/orders?fields=sku,qty')
         .set('Authorization', 'Bearer good')
         .send({ order: { sku: 'F-1', qty: 2 } });

@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import request from 'supertest';
 import { startShopApp, type ShopApp } from '../support/shopApp.js';
 
 const REQUIRED = '"%fieldName" is required. Enter and try again.';
@@ -13,7 +12,8 @@ describe('Web API: input mapping and validation', () => {
   after(async () => shop?.stop());
 
   const post = (url: string, body: unknown, auth = 'Bearer good') =>
-    request(shop.t.http)
+    shop.t
+      .request()
       .post(url)
       .set('Authorization', auth)
       .set('Content-Type', 'application/json')
@@ -65,13 +65,14 @@ describe('Web API: input mapping and validation', () => {
     });
 
     it('should map the same way on PUT and on an anonymous route', async () => {
-      let res = await request(shop.t.http)
+      let res = await shop.t
+        .request()
         .put('/rest/V1/fixture/echo/5')
         .set('Authorization', 'Bearer good')
         .send({ item_name: 'p', qty: 1 });
       expect(res.status).to.equal(200);
       expect(res.body.item_id).to.equal(5);
-      res = await request(shop.t.http).post('/rest/V1/fixture/public').send({ item_id: 3, item_name: 'q', qty: 1 });
+      res = await shop.t.request().post('/rest/V1/fixture/public').send({ item_id: 3, item_name: 'q', qty: 1 });
       expect(res.status).to.equal(200);
       expect(res.body).to.deep.include({ item_id: 3, item_name: 'q' });
     });
@@ -142,14 +143,15 @@ describe('Web API: input mapping and validation', () => {
     });
 
     it('should treat a missing body like an empty one', async () => {
-      const res = await request(shop.t.http).post('/rest/V1/fixture/orders').set('Authorization', 'Bearer good');
+      const res = await shop.t.request().post('/rest/V1/fixture/orders').set('Authorization', 'Bearer good');
       expect(res.status).to.equal(400);
       expect(res.body).to.deep.equal({ message: REQUIRED, parameters: { fieldName: 'order' } });
     });
 
     it('should answer 400 for a body that is JSON but not an object', async () => {
       for (const body of ['[1,2]', '"text"', '42', 'null']) {
-        const res = await request(shop.t.http)
+        const res = await shop.t
+          .request()
           .post('/rest/V1/fixture/orders')
           .set('Authorization', 'Bearer good')
           .set('Content-Type', 'application/json')

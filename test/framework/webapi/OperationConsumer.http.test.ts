@@ -6,7 +6,6 @@
  * the one-at-a-time path, a poison message is dead-lettered, a completed operation is not rerun.
  */
 import { expect } from 'chai';
-import request from 'supertest';
 import type { RouteDefinition } from '../../../app/framework/config/WebapiConfig.js';
 import { OperationManagementInterface } from '../../../app/framework/bulk/BulkManagementInterface.js';
 import { OperationConsumer } from '../../../app/framework/webapi/OperationConsumer.js';
@@ -28,7 +27,8 @@ describe('Async operations consumer: failure policy', function () {
   /** One queued Add Items operation; answers its message body. */
   async function queued(sku: string): Promise<{ body: string; uuid: string }> {
     const r = await d.recommendation();
-    const res = await request(d.http)
+    const res = await d
+      .request()
       .post(`/rest/default/async/V1/dispensary/recommendation/${r.recommendation_id}/item`)
       .set('Authorization', `Bearer ${d.token}`)
       .send({ recommendation: { items: [{ sku, qty: 1 }] } });

@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import request from 'supertest';
 import { startShopApp, type ShopApp } from '../support/shopApp.js';
 
 const NO_ROUTE = { message: 'Request does not match any route.' };
@@ -11,7 +10,7 @@ describe('Web API: route matching', () => {
   });
   after(async () => shop?.stop());
 
-  const get = (url: string) => request(shop.t.http).get(url).set('Authorization', 'Bearer good');
+  const get = (url: string) => shop.t.request().get(url).set('Authorization', 'Bearer good');
 
   it('should let a literal segment beat a parameter, whatever the declaration order', async () => {
     const res = await get('/rest/V1/fixture/items/special');
@@ -40,7 +39,7 @@ describe('Web API: route matching', () => {
   });
 
   it('should answer 404 "Request does not match any route." for a method the path has no route for', async () => {
-    const res = await request(shop.t.http).delete('/rest/V1/fixture/items/abc').set('Authorization', 'Bearer good');
+    const res = await shop.t.request().delete('/rest/V1/fixture/items/abc').set('Authorization', 'Bearer good');
     expect(res.status).to.equal(404);
     expect(res.body).to.deep.equal(NO_ROUTE);
   });

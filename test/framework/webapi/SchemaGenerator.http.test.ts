@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import request from 'supertest';
 import { TestApp } from '../../support/testApp.js';
 
 describe('GET /rest/<scope>/schema', () => {
@@ -10,7 +9,7 @@ describe('GET /rest/<scope>/schema', () => {
   after(async () => t?.stop());
 
   it('should describe every route in the Swagger 2.0 shape, from the contracts', async () => {
-    const res = await request(t.http).get('/rest/default/schema?services=all');
+    const res = await t.request().get('/rest/default/schema?services=all');
     expect(res.status).to.equal(200);
     expect(res.body.swagger).to.equal('2.0');
     expect(res.body.basePath).to.equal('/rest/default');
@@ -28,7 +27,7 @@ describe('GET /rest/<scope>/schema', () => {
 
   it('should declare every {placeholder} of a path as a path parameter, even one the method does not take', async () => {
     // Swagger 2.0 requires it, and Swagger UI's "Try it out" sends an undeclared {itemId} literally.
-    const res = await request(t.http).get('/rest/default/schema?services=all');
+    const res = await t.request().get('/rest/default/schema?services=all');
     for (const [url, operations] of Object.entries(
       res.body.paths as Record<string, Record<string, { parameters: { name: string; in: string }[] }>>,
     )) {
@@ -43,7 +42,7 @@ describe('GET /rest/<scope>/schema', () => {
   });
 
   it('should answer 400 for an unknown scope', async () => {
-    const res = await request(t.http).get('/rest/nowhere/schema');
+    const res = await t.request().get('/rest/nowhere/schema');
     expect(res.status).to.equal(400);
   });
 });

@@ -5,7 +5,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import request from 'supertest';
 import { TestApp } from '../../support/testApp.js';
 
 /** Debian's chromium package; `.ci/run` installs it when missing. */
@@ -42,23 +41,23 @@ describe('GET /swagger: the browsable API page', function () {
 
   describe('when fetched over HTTP', () => {
     it('should serve the page, its script and the package files, with a policy that allows only this origin', async () => {
-      const page = await request(t.http).get('/swagger');
+      const page = await t.request().get('/swagger');
       expect(page.status).to.equal(200);
       expect(page.type).to.equal('text/html');
       expect(page.headers['content-security-policy']).to.contain("connect-src 'self'");
       expect(page.text).to.contain('/swagger/swagger-ui-bundle.js');
       expect(page.text).not.to.match(/https?:\/\//);
-      const init = await request(t.http).get('/swagger/init.js');
+      const init = await t.request().get('/swagger/init.js');
       expect(init.text).to.contain("'/rest/' + store + '/schema?services=all'");
       expect(init.text).to.contain('validatorUrl: null');
       for (const asset of ['swagger-ui-bundle.js', 'swagger-ui.css', 'favicon-32x32.png']) {
-        expect((await request(t.http).get(`/swagger/${asset}`)).status, asset).to.equal(200);
+        expect((await t.request().get(`/swagger/${asset}`)).status, asset).to.equal(200);
       }
     });
 
     it("should not serve the package's own initializer (a demo API online), nor other files", async () => {
       for (const asset of ['swagger-initializer.js', 'index.html', 'package.json', '..%2Fpackage.json']) {
-        expect((await request(t.http).get(`/swagger/${asset}`)).status, asset).to.equal(404);
+        expect((await t.request().get(`/swagger/${asset}`)).status, asset).to.equal(404);
       }
     });
   });

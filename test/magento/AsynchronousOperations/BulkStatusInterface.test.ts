@@ -8,21 +8,22 @@
  * formula (scheduled minus processed) answers 0, as the port asserts.
  */
 import { expect } from 'chai';
-import request from 'supertest';
 import { SEARCHABLE_UUID, searchableApp } from './support.js';
 
 describe('Magento AsynchronousOperations/Api/BulkStatusInterfaceTest', () => {
   const app = searchableApp();
 
   it('testGetListByBulkStartTime', async () => {
-    const res = await request(app.t.http)
+    const res = await app.t
+      .request()
       .get(`/rest/V1/bulk/${SEARCHABLE_UUID}/operation-status/4`)
       .set('Authorization', `Bearer ${app.admin}`);
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body).to.equal(0);
     // The fixture's processed operations, one of each status.
     for (const status of [1, 2, 3]) {
-      const res = await request(app.t.http)
+      const res = await app.t
+        .request()
         .get(`/rest/V1/bulk/${SEARCHABLE_UUID}/operation-status/${status}`)
         .set('Authorization', `Bearer ${app.admin}`);
       expect(res.body).to.equal(1);

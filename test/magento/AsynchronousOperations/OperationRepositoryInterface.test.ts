@@ -15,7 +15,6 @@
  *   caller sees none of it.
  */
 import { expect } from 'chai';
-import request from 'supertest';
 import { SEARCHABLE_UUID, searchableApp } from './support.js';
 
 /** PHP's http_build_query, as Magento's harness builds the URL. */
@@ -32,7 +31,8 @@ describe('Magento AsynchronousOperations/Api/OperationRepositoryInterfaceTest', 
   const app = searchableApp();
 
   const getList = (searchCriteria: object, token = app.admin) =>
-    request(app.t.http)
+    app.t
+      .request()
       .get(`/rest/V1/bulk?${httpBuildQuery(searchCriteria, 'searchCriteria')}`)
       .set('Authorization', `Bearer ${token}`);
 

@@ -7,7 +7,6 @@
  */
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import request from 'supertest';
 import { TestApp } from '../../support/testApp.js';
 
 export const SEARCHABLE_UUID = 'bulk-uuid-searchable-6';
@@ -54,7 +53,8 @@ export function searchableApp(): SearchableApp {
     const t = (app.t = await TestApp.start());
     const created = await t.cli('admin:user:create', '--username', 'apitest', '--password', 'apitest123');
     expect(created.code, created.err.join('\n')).to.equal(0);
-    const login = await request(t.http)
+    const login = await t
+      .request()
       .post('/rest/V1/integration/admin/token')
       .send({ username: 'apitest', password: 'apitest123' });
     app.admin = login.body as string;

@@ -16,7 +16,6 @@ import { expect } from 'chai';
 import { TestApp } from '../../support/testApp.js';
 import { createAdmin, FAST_HASHING } from '../../modules/Integration/support.js';
 import { webApiCall } from '../support.js';
-import request from 'supertest';
 
 const RESOURCE_PATH_ADMIN_TOKEN = '/rest/V1/integration/admin/token';
 const ADMIN_USER = 'webapi_user';
@@ -40,7 +39,7 @@ describe('Magento api-functional: Integration\\Model\\AdminTokenServiceTest', ()
     await t.cli('admin:user:unlock', '--username', ADMIN_USER);
   });
 
-  const call = (body: object) => request(t.http).post(RESOURCE_PATH_ADMIN_TOKEN).send(body);
+  const call = (body: object) => t.request().post(RESOURCE_PATH_ADMIN_TOKEN).send(body);
 
   async function assertToken(accessToken: unknown): Promise<void> {
     expect(accessToken).to.be.a('string');

@@ -8,7 +8,6 @@
  * deleted: there is no inactive status to set), testExceptionSoapInternalError (SOAP is not served).
  */
 import { expect } from 'chai';
-import request from 'supertest';
 import { magentoApp } from '../support.js';
 
 describe('Magento api-functional: Webapi\\Routing\\CoreRoutingTest', () => {
@@ -25,7 +24,8 @@ describe('Magento api-functional: Webapi\\Routing\\CoreRoutingTest', () => {
   });
 
   it('testRestNoAcceptHeader: an empty Accept header still answers JSON', async () => {
-    const res = await request(app.t.http)
+    const res = await app.t
+      .request()
       .get('/rest/V1/products/testProduct1')
       .set('Authorization', `Bearer ${app.token}`)
       .set('Accept', '');

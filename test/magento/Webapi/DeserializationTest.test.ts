@@ -4,13 +4,12 @@
  * camelCase name (`entityItem`).
  */
 import { expect } from 'chai';
-import request from 'supertest';
 import { magentoTestModulesApp } from '../support.js';
 
 describe('Magento Webapi/DeserializationTest.php (TestModule5)', () => {
   const m = magentoTestModulesApp();
   const send = (method: 'post' | 'put', url: string) => {
-    const agent = request(m.t.http);
+    const agent = m.t.request();
     const req = method === 'post' ? agent.post(`/rest${url}`) : agent.put(`/rest${url}`);
     return req.set('Authorization', `Bearer ${m.token}`).set('Content-Type', 'application/json').send('');
   };

@@ -4,7 +4,6 @@
  * `async.operations.all` consumer (PublisherConsumerController) and looking products up.
  */
 import { expect } from 'chai';
-import request from 'supertest';
 import { Dispensary } from '../../modules/Recommendation/support.js';
 import { deleteTopology, type QueueMode } from '../../modules/AsynchronousOperations/support.js';
 
@@ -19,7 +18,8 @@ export async function startMagentoAsync(mode: QueueMode): Promise<MagentoAsync> 
   const d = await Dispensary.start(options);
   const created = await d.t.cli('admin:user:create', '--username', 'apitest', '--password', 'apitest123');
   expect(created.code, created.err.join('\n')).to.equal(0);
-  const token = await request(d.http)
+  const token = await d
+    .request()
     .post('/rest/V1/integration/admin/token')
     .send({ username: 'apitest', password: 'apitest123' });
   expect(token.status).to.equal(200);
@@ -77,7 +77,8 @@ export async function runConsumer(m: MagentoAsync, messages: number): Promise<vo
 export async function productsCreated(m: MagentoAsync, skus: readonly string[]): Promise<number> {
   let found = 0;
   for (const sku of skus) {
-    const res = await request(m.d.http)
+    const res = await m.d
+      .request()
       .get(`/rest/all/V1/products/${encodeURIComponent(sku)}`)
       .set('Authorization', `Bearer ${m.admin}`);
     if (res.status === 200) found++;
@@ -93,7 +94,7 @@ export function webApiCall(
   body?: unknown,
   storeCode: string | null = null,
 ) {
-  const agent = request(m.d.http);
+  const agent = m.d.request();
   const req = agent[method](`/rest${storeCode ? `/${storeCode}` : ''}${resourcePath}`).set(
     'Authorization',
     `Bearer ${m.admin}`,

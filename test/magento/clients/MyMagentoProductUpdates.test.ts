@@ -28,7 +28,6 @@
  *   {"stock_item": {"qty": q, "is_in_stock": q > 0}, "save_options": true}, then `refresh()`.
  */
 import { expect } from 'chai';
-import request from 'supertest';
 import { createAdmin, FAST_HASHING } from '../../modules/Integration/support.js';
 import { TestApp } from '../../support/testApp.js';
 
@@ -48,7 +47,8 @@ describe('my-magento 2.2.0: documented product updates against the service', () 
     t = await TestApp.start({ passwordHashing: FAST_HASHING, adminLogin: { rateLimit: 0, failureDelayMs: 0 } });
     await createAdmin(t, 'mm_admin', 'mm-password-1');
     const seed = await t.integrationToken({ allStores: true });
-    const res = await request(t.http)
+    const res = await t
+      .request()
       .post('/rest/V1/products')
       .set('Authorization', `Bearer ${seed}`)
       .send({ product: { sku: SKU, name: 'My Magento Product', price: 10, status: 1 } });
@@ -59,7 +59,7 @@ describe('my-magento 2.2.0: documented product updates against the service', () 
   /** Client.request(method, url, payload) */
   async function clientRequest(method: 'GET' | 'PUT', url: string, payload?: object) {
     calls.push(`${method} ${url}`);
-    let req = (method === 'GET' ? request(t.http).get(url) : request(t.http).put(url))
+    let req = (method === 'GET' ? t.request().get(url) : t.request().put(url))
       .set(REQUESTS_HEADERS)
       .set('Authorization', `Bearer ${token}`)
       .set('User-Agent', USER_AGENT);
@@ -118,7 +118,8 @@ describe('my-magento 2.2.0: documented product updates against the service', () 
   }
 
   it('Client(login=True): authenticate then validate the token', async () => {
-    const res = await request(t.http)
+    const res = await t
+      .request()
       .post('/rest/V1/integration/admin/token')
       .set(REQUESTS_HEADERS)
       .set('Content-Type', 'application/json')

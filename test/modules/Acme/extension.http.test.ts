@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import request from 'supertest';
 import { startFlow, WITH_NOTES, type Flow } from './support/recommendationFlow.js';
 
 /** The example module's extension attribute (own table, filled by plugins) and its observer. */
@@ -21,7 +20,7 @@ describe('Acme_RecommendationNotes: extension attributes and an observer', () =>
   after(async () => flow?.t.stop());
 
   function as(token: string) {
-    const agent = request(flow.t.http);
+    const agent = flow.t.request();
     return {
       post: (url: string) => agent.post(url).set('Authorization', `Bearer ${token}`),
       get: (url: string) => agent.get(url).set('Authorization', `Bearer ${token}`),
@@ -65,7 +64,8 @@ describe('Acme_RecommendationNotes: extension attributes and an observer', () =>
     };
     const url = `/rest/V1/dispensary/recommendation/${created.recommendation_id}/item`;
     const auth = { Authorization: `Bearer ${flow.token}` };
-    const added = await request(flow.t.http)
+    const added = await flow.t
+      .request()
       .post(url)
       .set(auth)
       .send({
@@ -78,7 +78,8 @@ describe('Acme_RecommendationNotes: extension attributes and an observer', () =>
       });
     expect(added.status).to.equal(200);
     expect((await read(created.recommendation_id)).body.extension_attributes.item_changes).to.equal(2);
-    await request(flow.t.http)
+    await flow.t
+      .request()
       .put(url)
       .set(auth)
       .send({
@@ -90,7 +91,8 @@ describe('Acme_RecommendationNotes: extension attributes and an observer', () =>
         },
       });
     expect((await read(created.recommendation_id)).body.extension_attributes.item_changes).to.equal(3);
-    await request(flow.t.http)
+    await flow.t
+      .request()
       .delete(url)
       .query({ id: [added.body.items[1].item_id] })
       .set(auth);
@@ -99,7 +101,8 @@ describe('Acme_RecommendationNotes: extension attributes and an observer', () =>
       item_changes: 4,
     });
     // A request that fails changes nothing, the observer's count included.
-    const refused = await request(flow.t.http)
+    const refused = await flow.t
+      .request()
       .post(url)
       .set(auth)
       .send({ recommendation: { items: [{ sku: 'NO-SUCH-SKU', qty: 1 }] } });
@@ -117,7 +120,7 @@ describe('Acme_RecommendationNotes: extension attributes and an observer', () =>
   });
 
   it('should show the attributes in the schema and the observer in dev:event:list', async () => {
-    const schema = (await request(flow.t.http).get('/rest/default/schema?services=all')).body;
+    const schema = (await flow.t.request().get('/rest/default/schema?services=all')).body;
     const get = schema.paths['/V1/dispensary/recommendation/{recommendationId}'].get.responses['200'].schema;
     expect(get.properties.extension_attributes.properties).to.deep.equal({
       practitioner_memo: { type: 'string', 'x-resources': ['Acme_RecommendationNotes::memo'] },

@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import request from 'supertest';
 import {
   normaliseNote,
   NormaliseItemNotes,
@@ -51,7 +50,8 @@ describe('Acme_RecommendationNotes: the example plugins', () => {
     });
 
     it('should keep what was stored: a later read shows the tidied note', async () => {
-      const res = await request(flow.t.http)
+      const res = await flow.t
+        .request()
         .get(`/rest/V1/dispensary/recommendation/${flow.recommendationId}`)
         .set('Authorization', `Bearer ${flow.token}`);
       expect(res.status).to.equal(200);

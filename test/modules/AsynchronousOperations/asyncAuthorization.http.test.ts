@@ -9,7 +9,6 @@
  * happens before any body is read, so a sync 400 for the missing input cannot hide a 401.
  */
 import { expect } from 'chai';
-import request from 'supertest';
 import { needsGlobalCaller } from '../../../app/framework/config/AclConfig.js';
 import { bulkUrl, hasAsyncForm } from '../../../app/framework/webapi/AsyncController.js';
 import { Dispensary } from '../Recommendation/support.js';
@@ -34,7 +33,8 @@ describe('Async web API: every route refuses in its async and bulk forms exactly
     await d.t.createStore('beta');
     const created = await d.t.cli('admin:user:create', '--username', 'walker', '--password', 'walker123');
     expect(created.code, created.err.join('\n')).to.equal(0);
-    const admin = await request(d.http)
+    const admin = await d
+      .request()
       .post('/rest/V1/integration/admin/token')
       .send({ username: 'walker', password: 'walker123' });
     expect(admin.status).to.equal(200);
@@ -70,9 +70,7 @@ describe('Async web API: every route refuses in its async and bulk forms exactly
       for (const [callerName, token] of callers) {
         for (const scope of ['alpha', 'beta', 'all']) {
           const call = (url: string, body: object) => {
-            const req = request(d.http)[route.method.toLowerCase() as 'post' | 'put' | 'delete'](
-              `/rest/${scope}${url}`,
-            );
+            const req = d.request()[route.method.toLowerCase() as 'post' | 'put' | 'delete'](`/rest/${scope}${url}`);
             return (token === null ? req : req.set('Authorization', `Bearer ${token}`)).send(body);
           };
           const what = `${route.method} ${route.url} by ${callerName} on ${scope}`;

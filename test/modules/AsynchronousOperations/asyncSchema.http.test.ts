@@ -4,7 +4,6 @@
  * `/async/V1/...` and `/async/bulk/V1/...`, answering 202 with the bulk.
  */
 import { expect } from 'chai';
-import request from 'supertest';
 import { TestApp } from '../../support/testApp.js';
 
 describe('Async web API: GET /rest/<scope>/async/schema', () => {
@@ -15,7 +14,7 @@ describe('Async web API: GET /rest/<scope>/async/schema', () => {
   after(() => t?.stop());
 
   it('should list the async and bulk forms of every POST, PUT and DELETE route that needs a caller, and nothing else', async () => {
-    const res = await request(t.http).get('/rest/default/async/schema');
+    const res = await t.request().get('/rest/default/async/schema');
     expect(res.status).to.equal(200);
     expect(res.body).to.include({ swagger: '2.0', basePath: '/rest/default' });
     const paths = res.body.paths as Record<
@@ -60,7 +59,7 @@ describe('Async web API: GET /rest/<scope>/async/schema', () => {
   });
 
   it('should still answer 400 for any other GET under /async', async () => {
-    const res = await request(t.http).get('/rest/default/async/schemas');
+    const res = await t.request().get('/rest/default/async/schemas');
     expect(res.status).to.equal(400);
     expect(res.body).to.deep.equal({ message: 'Specified request cannot be processed.' });
   });

@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import request from 'supertest';
 import { Dispensary, UUID } from '../Recommendation/support.js';
 import { deleteTopology, QUEUE_MODES } from './support.js';
 
@@ -23,7 +22,7 @@ for (const mode of QUEUE_MODES) {
     });
 
     const bulk = (path: string, body: unknown, token: string | null = d.token, scope = 'default') => {
-      const req = request(d.http).post(`/rest/${scope}${path}`);
+      const req = d.request().post(`/rest/${scope}${path}`);
       return (token === null ? req : req.set('Authorization', `Bearer ${token}`)).send(body as object);
     };
     const consume = async (max: number) => {
@@ -32,7 +31,7 @@ for (const mode of QUEUE_MODES) {
       return result.out.join('\n');
     };
     const status = (uuid: string, what = 'status', token = d.token) =>
-      request(d.http).get(`/rest/V1/bulk/${uuid}/${what}`).set('Authorization', `Bearer ${token}`);
+      d.request().get(`/rest/V1/bulk/${uuid}/${what}`).set('Authorization', `Bearer ${token}`);
 
     describe('when a bulk of Add Items has an invalid element, then only valid ones', () => {
       let recommendationId: string;
@@ -198,7 +197,7 @@ for (const mode of QUEUE_MODES) {
           '/rest/default/async/bulk/V1/products',
           '/rest/async/V1/no/such/route',
         ]) {
-          const get = await request(d.http).get(path).set('Authorization', `Bearer ${d.token}`);
+          const get = await d.request().get(path).set('Authorization', `Bearer ${d.token}`);
           expect(get.status, path).to.equal(400);
           expect(get.body, path).to.deep.equal({ message: 'Specified request cannot be processed.' });
         }
@@ -209,7 +208,8 @@ for (const mode of QUEUE_MODES) {
           404,
         );
         // Anonymous routes have no async form.
-        const token = await request(d.http)
+        const token = await d
+          .request()
           .post('/rest/async/V1/integration/admin/token')
           .send({ username: 'x', password: 'y' });
         expect(token.status).to.equal(404);
@@ -219,7 +219,8 @@ for (const mode of QUEUE_MODES) {
     describe('when one request goes to /async/V1 and fails when it runs', () => {
       it('should answer 202 at once and mark the operation failed (3) with its message and no retry', async () => {
         const r = await d.recommendation();
-        const res = await request(d.http)
+        const res = await d
+          .request()
           .post(`/rest/default/async/V1/dispensary/recommendation/${r.recommendation_id}/item`)
           .set('Authorization', `Bearer ${d.token}`)
           .send({ recommendation: { items: [{ sku: 'NOT-IN-CATALOG', qty: 1 }] } });
@@ -239,7 +240,8 @@ for (const mode of QUEUE_MODES) {
 
       it('should answer 400 for invalid input on the single route, as the synchronous route does', async () => {
         const r = await d.recommendation();
-        const res = await request(d.http)
+        const res = await d
+          .request()
           .post(`/rest/default/async/V1/dispensary/recommendation/${r.recommendation_id}/item`)
           .set('Authorization', `Bearer ${d.token}`)
           .send({ recommendation: { items: [{ sku: '', qty: 1 }] } });

@@ -5,7 +5,6 @@
  * from the synchronous routes' BODY_LIMIT (1 MiB), which 10,000 Add Items elements exceed.
  */
 import { expect } from 'chai';
-import request from 'supertest';
 import { Dispensary, UUID } from '../Recommendation/support.js';
 
 const ADD = '/rest/default/async/bulk/V1/dispensary/recommendation/byRecommendationId/item';
@@ -39,7 +38,7 @@ describe('Async bulk web API: how many operations one request holds', function (
     it('should accept 10,000 operations in one request, over the synchronous body limit, and record each', async () => {
       const body = Array.from({ length: 10_000 }, (_, i) => element(recommendationId, i));
       expect(Buffer.byteLength(JSON.stringify(body))).to.be.greaterThan(1024 * 1024);
-      const res = await request(d.http).post(ADD).set('Authorization', `Bearer ${d.token}`).send(body);
+      const res = await d.request().post(ADD).set('Authorization', `Bearer ${d.token}`).send(body);
       expect(res.status, JSON.stringify(res.body).slice(0, 300)).to.equal(202);
       expect(res.body.bulk_uuid).to.match(UUID);
       expect(res.body.request_items).to.have.length(10_000);
@@ -50,7 +49,7 @@ describe('Async bulk web API: how many operations one request holds', function (
     it('should refuse 10,001 with 400 and record nothing', async () => {
       const before = Number(((await d.t.app.knex('magento_bulk').count({ n: '*' })) as { n: number | string }[])[0]!.n);
       const body = Array.from({ length: 10_001 }, (_, i) => element(recommendationId, i));
-      const res = await request(d.http).post(ADD).set('Authorization', `Bearer ${d.token}`).send(body);
+      const res = await d.request().post(ADD).set('Authorization', `Bearer ${d.token}`).send(body);
       expect(res.status).to.equal(400);
       expect(res.body).to.deep.equal({ message: TOO_MANY, parameters: { limit: 10_000, count: 10_001 } });
       const after = Number(((await d.t.app.knex('magento_bulk').count({ n: '*' })) as { n: number | string }[])[0]!.n);
@@ -58,7 +57,8 @@ describe('Async bulk web API: how many operations one request holds', function (
     });
 
     it('should keep the synchronous routes at BODY_LIMIT (413 for a 2 MiB body)', async () => {
-      const res = await request(d.http)
+      const res = await d
+        .request()
         .post(`/rest/default/V1/dispensary/recommendation/${recommendationId}/item`)
         .set('Authorization', `Bearer ${d.token}`)
         .set('Content-Type', 'application/json')
@@ -79,7 +79,8 @@ describe('Async bulk web API: how many operations one request holds', function (
 
     it('should accept two and refuse three, naming the limit', async () => {
       const post = (n: number) =>
-        request(d.http)
+        d
+          .request()
           .post(ADD)
           .set('Authorization', `Bearer ${d.token}`)
           .send(Array.from({ length: n }, (_, i) => element(recommendationId, i)));
@@ -93,7 +94,7 @@ describe('Async bulk web API: how many operations one request holds', function (
       const big = [
         { recommendationId, recommendation: { note: 'x'.repeat(5000), items: [{ sku: 'BULK-0', qty: 1 }] } },
       ];
-      const res = await request(d.http).post(ADD).set('Authorization', `Bearer ${d.token}`).send(big);
+      const res = await d.request().post(ADD).set('Authorization', `Bearer ${d.token}`).send(big);
       expect(res.status).to.equal(413);
       expect(res.body.parameters).to.deep.equal({ limit: 4096 });
     });

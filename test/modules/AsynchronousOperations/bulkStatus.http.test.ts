@@ -5,7 +5,6 @@
  * Magento already answers "finished with failure" (magento/magento2#36911).
  */
 import { expect } from 'chai';
-import request from 'supertest';
 import { bulkStatus } from '../../../modules/Dispensary/AsynchronousOperations/Model/BulkStatus.js';
 import { Dispensary } from '../Recommendation/support.js';
 import { deleteTopology, QUEUE_MODES } from './support.js';
@@ -42,8 +41,9 @@ for (const mode of QUEUE_MODES) {
     });
 
     const status = async (uuid: string) => {
-      const short = await request(d.http).get(`/rest/V1/bulk/${uuid}/status`).set('Authorization', `Bearer ${d.token}`);
-      const detailed = await request(d.http)
+      const short = await d.request().get(`/rest/V1/bulk/${uuid}/status`).set('Authorization', `Bearer ${d.token}`);
+      const detailed = await d
+        .request()
         .get(`/rest/V1/bulk/${uuid}/detailed-status`)
         .set('Authorization', `Bearer ${d.token}`);
       expect(detailed.body.status).to.equal(short.body.status);
@@ -59,7 +59,8 @@ for (const mode of QUEUE_MODES) {
 
     it('should say not started, then in progress after a failure while others are open, then finished with failure', async () => {
       const r = await d.recommendation();
-      const res = await request(d.http)
+      const res = await d
+        .request()
         .post(ADD)
         .set('Authorization', `Bearer ${d.token}`)
         .send([
@@ -78,7 +79,8 @@ for (const mode of QUEUE_MODES) {
 
     it('should say finished successfully once every operation completed', async () => {
       const r = await d.recommendation();
-      const res = await request(d.http)
+      const res = await d
+        .request()
         .post(ADD)
         .set('Authorization', `Bearer ${d.token}`)
         .send([{ recommendationId: r.recommendation_id, recommendation: { items: [{ sku: 'S-1', qty: 2 }] } }]);

@@ -5,7 +5,6 @@
  * `Property "%fieldName" is not supported`.
  */
 import { expect } from 'chai';
-import request from 'supertest';
 import { Dispensary } from '../Recommendation/support.js';
 import { QUEUE_MODES } from './support.js';
 
@@ -19,7 +18,8 @@ describe('Async and bulk web API: camelCase keys inside data objects (issue 30)'
   after(async () => d?.stop());
 
   const post = (path: string, body: unknown) =>
-    request(d.http)
+    d
+      .request()
       .post(`/rest/default${path}`)
       .set('Authorization', `Bearer ${d.token}`)
       .send(body as object);

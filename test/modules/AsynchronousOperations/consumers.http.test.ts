@@ -7,7 +7,6 @@
  */
 import { execFileSync } from 'node:child_process';
 import { expect } from 'chai';
-import request from 'supertest';
 import { Dispensary } from '../Recommendation/support.js';
 import { TcpProxy } from '../../support/tcpProxy.js';
 import { ConsumerProcess, deleteTopology, operationCounts, QUEUE_MODES, waitFor } from './support.js';
@@ -55,7 +54,8 @@ for (const mode of QUEUE_MODES) {
         patientId,
         recommendation: { note: `${tag}-${i}`, items: SKUS },
       }));
-      const res = await request(d.http)
+      const res = await d
+        .request()
         .post(`/rest/default${CREATE}`)
         .set('Authorization', `Bearer ${d.token}`)
         .send(elements);
@@ -197,7 +197,8 @@ for (const mode of QUEUE_MODES) {
         try {
           const pid = await api.patient();
           const send = () =>
-            request(api.http)
+            api
+              .request()
               .post(`/rest/default${CREATE}`)
               .set('Authorization', `Bearer ${api.token}`)
               .send([{ patientId: pid, recommendation: { note: 'down', items: [] } }]);

@@ -4,7 +4,6 @@
  * service wrote rolls the write back and fails the operation.
  */
 import { expect } from 'chai';
-import request from 'supertest';
 import { FAIL_AFTER_WRITE } from '../Recommendation/fixtures/Fixture/RecommendationPlugins/Plugin/ItemsPlugin.js';
 import { Dispensary, withFixtureModules } from '../Recommendation/support.js';
 
@@ -21,14 +20,16 @@ describe("Async operations run through the route's plugins and unit of work", fu
     recommendationId: string,
     items: unknown[],
   ): Promise<{ status: number; result_serialized_data: string | null; result_message: string }> {
-    const res = await request(d.http)
+    const res = await d
+      .request()
       .post('/rest/default/async/bulk/V1/dispensary/recommendation/byRecommendationId/item')
       .set('Authorization', `Bearer ${d.token}`)
       .send([{ recommendationId, recommendation: { items } }]);
     expect(res.status, JSON.stringify(res.body)).to.equal(202);
     const consumed = await d.t.cli('queue:consumers:start', 'async.operations.all', '--max-messages', '1');
     expect(consumed.code, consumed.err.join('\n')).to.equal(0);
-    const status = await request(d.http)
+    const status = await d
+      .request()
       .get(`/rest/V1/bulk/${res.body.bulk_uuid}/detailed-status`)
       .set('Authorization', `Bearer ${d.token}`);
     return status.body.operations_list[0];

@@ -8,7 +8,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import request from 'supertest';
 import { PROJECT_ROOT } from '../../../app/bootstrap/paths.js';
 import { Dispensary } from '../Recommendation/support.js';
 
@@ -46,7 +45,8 @@ describe("docs/web-api.md: the async walkthrough's commands", function () {
       });
     expect(rec.status, JSON.stringify(rec.body)).to.equal(200);
     const REC = rec.body.recommendation_id as string;
-    const bulk = await request(d.http)
+    const bulk = await d
+      .request()
       .post('/rest/north_clinic/async/bulk/V1/dispensary/recommendation/byRecommendationId/item')
       .set('Authorization', `Bearer ${token}`)
       .send([
@@ -58,14 +58,15 @@ describe("docs/web-api.md: the async walkthrough's commands", function () {
     const consumed = await d.t.cli('queue:consumers:start', 'async.operations.all', '--max-messages', '2');
     expect(consumed.code, consumed.err.join('\n')).to.equal(0);
 
-    const status = await request(d.http)
+    const status = await d
+      .request()
       .get(`/rest/north_clinic/V1/bulk/${BULK}/status`)
       .set('Authorization', `Bearer ${token}`);
     expect(status.status, JSON.stringify(status.body)).to.equal(200);
     expect(status.body.operations_list.map((o: { status: number }) => o.status)).to.deep.equal([1, 1]);
 
     // What the README said before:  the default store, where the token does not reach.
-    const before = await request(d.http).get(`/rest/V1/bulk/${BULK}/status`).set('Authorization', `Bearer ${token}`);
+    const before = await d.request().get(`/rest/V1/bulk/${BULK}/status`).set('Authorization', `Bearer ${token}`);
     expect(before.status).to.equal(401);
     expect(before.body).to.deep.equal({
       message:

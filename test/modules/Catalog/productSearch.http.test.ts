@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import request from 'supertest';
 import { TestApp } from '../../support/testApp.js';
+import type { InjectResponse } from '../../support/inject.js';
 
 const INVALID = 'Invalid value of "%value" provided for the %fieldName field.';
 
@@ -32,7 +32,8 @@ describe('Catalog: GET /V1/products with search criteria', () => {
     allStores = await t.integrationToken({ allStores: true });
     storeBound = await t.integrationToken({ store: 'default' });
     for (const [i, [sku, name, price, status]] of CATALOG.entries()) {
-      const res = await request(t.http)
+      const res = await t
+        .request()
         .post('/rest/all/V1/products')
         .set('Authorization', `Bearer ${allStores}`)
         .send({ product: { sku, name, price, status } });
@@ -49,7 +50,7 @@ describe('Catalog: GET /V1/products with search criteria', () => {
   after(async () => t?.stop());
 
   const search = (query: string, token = allStores, scope = 'all') =>
-    request(t.http).get(`/rest/${scope}/V1/products?${query}`).set('Authorization', `Bearer ${token}`);
+    t.request().get(`/rest/${scope}/V1/products?${query}`).set('Authorization', `Bearer ${token}`);
   const filter = (group: number, index: number, field: string, value: string | null, condition?: string) =>
     [
       `searchCriteria[filter_groups][${group}][filters][${index}][field]=${field}`,
@@ -60,11 +61,11 @@ describe('Catalog: GET /V1/products with search criteria', () => {
     ]
       .filter(Boolean)
       .join('&');
-  const sku = (res: request.Response): string[] => {
+  const sku = (res: InjectResponse): string[] => {
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     return (res.body.items as Product[]).map((p) => p.sku);
   };
-  const sorted = (res: request.Response) => sku(res).sort();
+  const sorted = (res: InjectResponse) => sku(res).sort();
 
   describe('when filtering', () => {
     it('should answer items, the criteria as understood and the total count (like: case-insensitive, % a wildcard)', async () => {
@@ -265,14 +266,14 @@ describe('Catalog: GET /V1/products with search criteria', () => {
   describe('when the caller is bound to a store', () => {
     it('should see the whole (global) catalog, and a guest nothing', async () => {
       expect(sku(await search('searchCriteria=', storeBound, 'default'))).to.have.length(CATALOG.length);
-      const guest = await request(t.http).get('/rest/all/V1/products?searchCriteria=');
+      const guest = await t.request().get('/rest/all/V1/products?searchCriteria=');
       expect(guest.status).to.equal(401);
     });
   });
 
   describe('when the schema is read', () => {
     it('should describe the search criteria query parameters of GET /V1/products', async () => {
-      const res = await request(t.http).get('/rest/default/schema');
+      const res = await t.request().get('/rest/default/schema');
       const parameters = res.body.paths['/V1/products'].get.parameters as { name: string; enum?: string[] }[];
       const field = parameters.find((p) => p.name === 'searchCriteria[filterGroups][0][filters][0][field]');
       expect(field?.enum).to.include.members(['sku', 'name', 'price', 'updated_at']);

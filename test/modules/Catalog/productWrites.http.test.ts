@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import request from 'supertest';
 import { stockItem } from '../../../modules/Dispensary/Catalog/Api/Data/StockItemInterface.js';
 import { Dispensary } from '../Recommendation/support.js';
 
@@ -206,7 +205,7 @@ describe('Catalog: PUT and DELETE /V1/products/:sku, stock items', () => {
         sku: 'VIT D3',
         price: 1,
       });
-      const literal = await request(d.http).get('/rest/all/V1/products/A+B').set('Authorization', `Bearer ${d.token}`);
+      const literal = await d.request().get('/rest/all/V1/products/A+B').set('Authorization', `Bearer ${d.token}`);
       expect(literal.status).to.equal(404);
     });
   });

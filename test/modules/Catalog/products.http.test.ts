@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import request from 'supertest';
 import { TestApp } from '../../support/testApp.js';
 import { stockItem } from '../../../modules/Dispensary/Catalog/Api/Data/StockItemInterface.js';
 
@@ -28,12 +27,14 @@ describe('Catalog: products through the REST API', () => {
   /** scope '' is the default-store form /rest/V1/... */
   const prefix = (scope: string) => (scope === '' ? '/rest' : `/rest/${scope}`);
   const post = (token: string, body: unknown, scope = 'all') =>
-    request(t.http)
+    t
+      .request()
       .post(`${prefix(scope)}/V1/products`)
       .set('Authorization', `Bearer ${token}`)
       .send(body as object);
   const get = (token: string, sku: string, scope = '') =>
-    request(t.http)
+    t
+      .request()
       .get(`${prefix(scope)}/V1/products/${encodeURIComponent(sku)}`)
       .set('Authorization', `Bearer ${token}`);
 
@@ -214,7 +215,7 @@ describe('Catalog: products through the REST API', () => {
     });
 
     it('should answer 401 without a token', async () => {
-      const res = await request(t.http).get('/rest/V1/products/ANY');
+      const res = await t.request().get('/rest/V1/products/ANY');
       expect(res.status).to.equal(401);
       expect(res.body).to.deep.equal(NOT_AUTHORIZED);
     });
@@ -227,7 +228,8 @@ describe('Catalog: products through the REST API', () => {
     });
 
     it('should answer a bare token string that may write products', async () => {
-      const res = await request(t.http)
+      const res = await t
+        .request()
         .post('/rest/V1/integration/admin/token')
         .send({ username: 'admin', password: 'secret123' });
       expect(res.status).to.equal(200);
@@ -241,10 +243,12 @@ describe('Catalog: products through the REST API', () => {
     });
 
     it('should answer the same 401 for a wrong password and an unknown user', async () => {
-      const wrong = await request(t.http)
+      const wrong = await t
+        .request()
         .post('/rest/V1/integration/admin/token')
         .send({ username: 'admin', password: 'secret124' });
-      const unknown = await request(t.http)
+      const unknown = await t
+        .request()
         .post('/rest/V1/integration/admin/token')
         .send({ username: 'nobody', password: 'secret123' });
       expect(wrong.status).to.equal(401);

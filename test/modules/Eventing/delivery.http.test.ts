@@ -17,7 +17,6 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { Registry } from 'prom-client';
-import request from 'supertest';
 import type { Logger } from '../../../app/framework/index.js';
 import { PROJECT_ROOT } from '../../../app/bootstrap/paths.js';
 import { readDeploymentConfig } from '../../../app/bootstrap/DeploymentConfig.js';
@@ -169,7 +168,8 @@ for (const mode of QUEUE_MODES) {
     };
     const nothingPending = async () => !(await outboxRows()).some((row) => row.status === 'pending');
     const subscribe = (event: Record<string, unknown>) =>
-      request(w.d.http)
+      w.d
+        .request()
         .post('/rest/V1/eventing/eventSubscribe')
         .set('Authorization', `Bearer ${w.adminToken}`)
         .send({ event: { secret: SECRET, ...event } });
@@ -179,7 +179,8 @@ for (const mode of QUEUE_MODES) {
     };
     const list = async () =>
       (
-        await request(w.d.http)
+        await w.d
+          .request()
           .get('/rest/V1/eventing/getEventSubscriptions')
           .set('Authorization', `Bearer ${w.adminToken}`)
       ).body as Record<string, unknown>[];
@@ -257,7 +258,8 @@ for (const mode of QUEUE_MODES) {
           removedAt < 0 &&
           firstArrivals(receiver.received.filter((c) => c.path === '/removed')).length === 50
         ) {
-          const res = await request(w.d.http)
+          const res = await w.d
+            .request()
             .post(`/rest/V1/eventing/eventUnsubscribe/${REMOVED}`)
             .set('Authorization', `Bearer ${w.adminToken}`);
           expect(res.status, JSON.stringify(res.body)).to.equal(200);

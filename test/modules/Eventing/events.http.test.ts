@@ -8,7 +8,6 @@
  */
 import { expect } from 'chai';
 import { Registry } from 'prom-client';
-import request from 'supertest';
 import type { Logger, QueueConnection } from '../../../app/framework/index.js';
 import { DeliveryConsumer } from '../../../modules/Dispensary/Eventing/Model/DeliveryConsumer.js';
 import type { EventQueue } from '../../../modules/Dispensary/Eventing/Model/EventQueue.js';
@@ -74,7 +73,8 @@ for (const mode of QUEUE_MODES) {
       }
     };
     const subscribe = (event: Record<string, unknown>) =>
-      request(w.d.http)
+      w.d
+        .request()
         .post('/rest/V1/eventing/eventSubscribe')
         .set('Authorization', `Bearer ${w.adminToken}`)
         .send({ event });
@@ -104,14 +104,16 @@ for (const mode of QUEUE_MODES) {
     afterEach(async () => w.clear());
 
     it('should subscribe with the admin token, answer the secret once, and list without it', async () => {
-      const anonymous = await request(w.d.http)
+      const anonymous = await w.d
+        .request()
         .post('/rest/V1/eventing/eventSubscribe')
         .send({ event: { name: ITEMS_ADDED, destination: receiver.url() } });
       expect(anonymous.status).to.equal(401);
       const res = await subscribe({ name: ITEMS_ADDED, destination: receiver.url('/events') });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(res.body.secret).to.match(/^whsec_/);
-      const list = await request(w.d.http)
+      const list = await w.d
+        .request()
         .get('/rest/V1/eventing/getEventSubscriptions')
         .set('Authorization', `Bearer ${w.adminToken}`);
       expect(list.body).to.deep.equal([

@@ -8,7 +8,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
-import request from 'supertest';
 import { PROJECT_ROOT } from '../../../app/bootstrap/paths.js';
 import { deleteModuleTopology } from '../../../app/framework/queue/moduleQueue.js';
 import { EVENT_TOPICS } from '../../../modules/Dispensary/Eventing/Model/EventQueue.js';
@@ -106,7 +105,8 @@ for (const mode of QUEUE_MODES) {
     });
 
     it('should deliver every committed event at least once and none of a rolled-back request', async () => {
-      const subscribed = await request(w.d.http)
+      const subscribed = await w.d
+        .request()
         .post('/rest/V1/eventing/eventSubscribe')
         .set('Authorization', `Bearer ${w.adminToken}`)
         .send({

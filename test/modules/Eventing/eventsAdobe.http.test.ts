@@ -7,7 +7,6 @@
  */
 import { expect } from 'chai';
 import { Registry } from 'prom-client';
-import request from 'supertest';
 import type { Logger } from '../../../app/framework/index.js';
 import { DeliveryConsumer } from '../../../modules/Dispensary/Eventing/Model/DeliveryConsumer.js';
 import type { EventQueue } from '../../../modules/Dispensary/Eventing/Model/EventQueue.js';
@@ -61,10 +60,9 @@ describe("Eventing: Adobe's semantics and the delivery routes (db queue)", funct
     }
   };
   const as = (token: string) => ({
-    get: (url: string) => request(w.d.http).get(url).set('Authorization', `Bearer ${token}`),
-    post: (url: string, body?: object) =>
-      request(w.d.http).post(url).set('Authorization', `Bearer ${token}`).send(body),
-    put: (url: string, body?: object) => request(w.d.http).put(url).set('Authorization', `Bearer ${token}`).send(body),
+    get: (url: string) => w.d.request().get(url).set('Authorization', `Bearer ${token}`),
+    post: (url: string, body?: object) => w.d.request().post(url).set('Authorization', `Bearer ${token}`).send(body),
+    put: (url: string, body?: object) => w.d.request().put(url).set('Authorization', `Bearer ${token}`).send(body),
   });
   const admin = () => as(w.adminToken);
   const subscribe = async (event: Record<string, unknown>) => {
@@ -280,7 +278,7 @@ describe("Eventing: Adobe's semantics and the delivery routes (db queue)", funct
       );
       expect(list.status).to.equal(401);
       expect(list.body.parameters).to.deep.equal({ resources: 'Dispensary_Eventing::eventing_deliveries' });
-      expect((await request(w.d.http).get('/rest/V1/eventing/deadLetters?searchCriteria=')).status).to.equal(401);
+      expect((await w.d.request().get('/rest/V1/eventing/deadLetters?searchCriteria=')).status).to.equal(401);
     });
   });
 });

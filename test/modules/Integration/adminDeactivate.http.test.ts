@@ -6,7 +6,6 @@
  * revokes them on deactivation).
  */
 import { expect } from 'chai';
-import request from 'supertest';
 import { TestApp } from '../../support/testApp.js';
 import { freePort, ServerProcess } from '../../support/serverProcess.js';
 
@@ -36,9 +35,9 @@ describe('Integration: admin users can be deactivated', function () {
   });
 
   const login = (username = 'nurse', password = 'nurse1234') =>
-    request(t.http).post('/rest/V1/integration/admin/token').send({ username, password });
+    t.request().post('/rest/V1/integration/admin/token').send({ username, password });
   const here = (token: string) =>
-    request(t.http).get('/rest/all/V1/store/storeViews').set('Authorization', `Bearer ${token}`);
+    t.request().get('/rest/all/V1/store/storeViews').set('Authorization', `Bearer ${token}`);
   const there = (token: string) =>
     fetch(`${server.url}/rest/all/V1/store/storeViews`, { headers: { Authorization: `Bearer ${token}` } });
 

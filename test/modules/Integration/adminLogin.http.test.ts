@@ -6,14 +6,13 @@
  */
 import { scryptSync } from 'node:crypto';
 import { expect } from 'chai';
-import request from 'supertest';
 import { requestContext } from '../../../app/framework/index.js';
 import type { PasswordHasher } from '../../../modules/Dispensary/Integration/Model/PasswordHasher.js';
 import { TestApp } from '../../support/testApp.js';
 import { captureLogger, createAdmin, FakeClock, FAST_HASHING, INVALID_CREDENTIALS, login } from './support.js';
 
 const storeViews = (t: TestApp, token: string) =>
-  request(t.http).get('/rest/all/V1/store/storeViews').set('Authorization', `Bearer ${token}`);
+  t.request().get('/rest/all/V1/store/storeViews').set('Authorization', `Bearer ${token}`);
 
 describe('Integration: admin login', () => {
   const clock = new FakeClock();

@@ -8,7 +8,6 @@
 import { createServer } from 'node:net';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
-import request from 'supertest';
 import { TestApp } from '../../support/testApp.js';
 import { captureLogger, FAST_HASHING, login } from './support.js';
 
@@ -72,7 +71,7 @@ describe('Integration: the admin token limit shared in Redis', function () {
     });
 
     it('should report redis: up on /health', async () => {
-      const res = await request(a.http).get('/health');
+      const res = await a.request().get('/health');
       expect(res.status).to.equal(200);
       expect(res.body).to.deep.equal({ status: 'ok', database: 'up', redis: 'up' });
     });
@@ -99,7 +98,7 @@ describe('Integration: the admin token limit shared in Redis', function () {
       expect(log.lines.some((l) => typeof l.msg === 'string' && l.msg.includes('fall back to this process'))).to.equal(
         true,
       );
-      const health = await request(t.http).get('/health');
+      const health = await t.request().get('/health');
       expect(health.status).to.equal(200);
       expect(health.body).to.deep.equal({ status: 'ok', database: 'up', redis: 'down' });
       expect(await t.app.shared.claim('test_claim', 60), 'no claim: each process purges on its own timer').to.equal(

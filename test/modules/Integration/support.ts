@@ -1,6 +1,5 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import request from 'supertest';
 import type { Clock, Logger } from '../../../app/framework/index.js';
 import type { TestApp } from '../../support/testApp.js';
 
@@ -38,7 +37,7 @@ export function captureLogger(): { logger: Logger; lines: Record<string, unknown
 }
 
 export function login(t: TestApp, username: string, password: string, headers: Record<string, string> = {}) {
-  const req = request(t.http).post(TOKEN_ROUTE).send({ username, password });
+  const req = t.request().post(TOKEN_ROUTE).send({ username, password });
   for (const [name, value] of Object.entries(headers)) req.set(name, value);
   return req;
 }

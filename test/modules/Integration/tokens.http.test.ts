@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import request from 'supertest';
 import { TestApp } from '../../support/testApp.js';
 
 const DENIED = {
@@ -17,7 +16,7 @@ describe('Integration: tokens and authorization', () => {
   after(async () => t?.stop());
 
   const storeViews = (scope: string, authorization?: string) => {
-    const req = request(t.http).get(`/rest/${scope}V1/store/storeViews`);
+    const req = t.request().get(`/rest/${scope}V1/store/storeViews`);
     return authorization === undefined ? req : req.set('Authorization', authorization);
   };
 
@@ -100,7 +99,8 @@ describe('Integration: tokens and authorization', () => {
 
     it('should answer 401 for an expired admin token', async () => {
       await t.cli('admin:user:create', '--username', 'expiring', '--password', 'secret123');
-      const login = await request(t.http)
+      const login = await t
+        .request()
         .post('/rest/V1/integration/admin/token')
         .send({ username: 'expiring', password: 'secret123' });
       expect(login.status).to.equal(200);
@@ -182,7 +182,8 @@ describe('Integration: tokens and authorization', () => {
     });
 
     it('should answer a bare JSON string valid for every store for 4 hours', async () => {
-      const res = await request(t.http)
+      const res = await t
+        .request()
         .post('/rest/V1/integration/admin/token')
         .send({ username: 'admin', password: 'admin1234' });
       expect(res.status).to.equal(200);
@@ -201,10 +202,12 @@ describe('Integration: tokens and authorization', () => {
     });
 
     it('should answer the same 401 for a wrong password and for an unknown user', async () => {
-      const wrong = await request(t.http)
+      const wrong = await t
+        .request()
         .post('/rest/V1/integration/admin/token')
         .send({ username: 'admin', password: 'nope12345' });
-      const unknown = await request(t.http)
+      const unknown = await t
+        .request()
         .post('/rest/V1/integration/admin/token')
         .send({ username: 'ghost', password: 'nope12345' });
       expect(wrong.status).to.equal(401);
@@ -214,7 +217,7 @@ describe('Integration: tokens and authorization', () => {
     });
 
     it('should answer 400 when username or password is missing', async () => {
-      const res = await request(t.http).post('/rest/V1/integration/admin/token').send({ username: 'admin' });
+      const res = await t.request().post('/rest/V1/integration/admin/token').send({ username: 'admin' });
       expect(res.status).to.equal(400);
       expect(res.body).to.deep.equal({
         message: '"%fieldName" is required. Enter and try again.',

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import request from 'supertest';
 import { denied, Dispensary, ok, PATIENT_RESOURCE, RECOMMENDATION_RESOURCE, type Recommendation } from './support.js';
+import type { InjectRequest } from '../../support/inject.js';
 
 describe('Recommendation: tokens on the dispensary routes', () => {
   let d: Dispensary;
@@ -21,11 +21,11 @@ describe('Recommendation: tokens on the dispensary routes', () => {
     const rec = `${base}/recommendation/${r.recommendation_id}`;
     const body = { recommendation: { items: [{ sku: 'T-1', qty: 2 }] } };
     const calls = [
-      ['POST item', request(d.http).post(`${rec}/item`).send(body)],
-      ['PUT item', request(d.http).put(`${rec}/item`).send(body)],
-      ['DELETE item', request(d.http).delete(`${rec}/item?id[]=${r.items[0]!.item_id}`)],
-      ['GET recommendation', request(d.http).get(rec)],
-      ['POST recommendation', request(d.http).post(`${base}/patient/${patientId}/recommendation`)],
+      ['POST item', d.request().post(`${rec}/item`).send(body)],
+      ['PUT item', d.request().put(`${rec}/item`).send(body)],
+      ['DELETE item', d.request().delete(`${rec}/item?id[]=${r.items[0]!.item_id}`)],
+      ['GET recommendation', d.request().get(rec)],
+      ['POST recommendation', d.request().post(`${base}/patient/${patientId}/recommendation`)],
     ] as const;
     return calls.map(
       ([name, req]) => [name, authorization === undefined ? req : req.set('Authorization', authorization)] as const,
@@ -35,11 +35,12 @@ describe('Recommendation: tokens on the dispensary routes', () => {
     const calls = [
       [
         'POST patient',
-        request(d.http)
+        d
+          .request()
           .post(`/rest/${scope}/V1/dispensary/patient`)
           .send({ patient: { firstname: 'a', lastname: 'b', email: 'auth@example.com' } }),
       ],
-      ['GET patient', request(d.http).get(`/rest/${scope}/V1/dispensary/patient/${patientId}`)],
+      ['GET patient', d.request().get(`/rest/${scope}/V1/dispensary/patient/${patientId}`)],
     ] as const;
     return calls.map(
       ([name, req]) => [name, authorization === undefined ? req : req.set('Authorization', authorization)] as const,
@@ -47,7 +48,7 @@ describe('Recommendation: tokens on the dispensary routes', () => {
   };
 
   /** `resource`: the ACL resource the 401 names, or the body it answers. */
-  async function expectDenied(routes: readonly (readonly [string, request.Test])[], resource: string | object) {
+  async function expectDenied(routes: readonly (readonly [string, InjectRequest])[], resource: string | object) {
     for (const [name, req] of routes) {
       const res = await req;
       expect(res.status, name).to.equal(401);
@@ -103,7 +104,8 @@ describe('Recommendation: tokens on the dispensary routes', () => {
       expect((await d.t.cli('admin:user:create', '--username', 'expiring', '--password', 'secret123')).code).to.equal(
         0,
       );
-      const login = await request(d.http)
+      const login = await d
+        .request()
         .post('/rest/V1/integration/admin/token')
         .send({ username: 'expiring', password: 'secret123' });
       expect(login.status).to.equal(200);
@@ -129,7 +131,8 @@ describe('Recommendation: tokens on the dispensary routes', () => {
 
     it('should work in its own store', async () => {
       const token = await d.t.integrationToken({ store: 'alpha' });
-      const res = await request(d.http)
+      const res = await d
+        .request()
         .post(`/rest/alpha/V1/dispensary/recommendation/${r.recommendation_id}/item`)
         .set('Authorization', `Bearer ${token}`)
         .send({ recommendation: { items: [{ sku: 'T-1', qty: 2 }] } });
@@ -153,7 +156,8 @@ describe('Recommendation: tokens on the dispensary routes', () => {
 
   describe('when the scheme word is in another case', () => {
     it('should accept the token', async () => {
-      const res = await request(d.http)
+      const res = await d
+        .request()
         .get(`/rest/alpha/V1/dispensary/recommendation/${r.recommendation_id}`)
         .set('Authorization', `bEaReR ${d.token}`);
       expect(res.status).to.equal(200);

@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import request from 'supertest';
 import { Dispensary, ok, type Recommendation } from './support.js';
 
 describe('Recommendation: scope isolation', () => {
@@ -31,16 +30,18 @@ describe('Recommendation: scope isolation', () => {
         const rec = `/rest/beta/V1/dispensary/recommendation/${r.recommendation_id}`;
         const auth = `Bearer ${token()}`;
         const answers = [
-          await request(d.http).get(rec).set('Authorization', auth),
-          await request(d.http)
+          await d.request().get(rec).set('Authorization', auth),
+          await d
+            .request()
             .post(`${rec}/item`)
             .set('Authorization', auth)
             .send({ recommendation: { items: [{ sku: 'S-2', qty: 1 }] } }),
-          await request(d.http)
+          await d
+            .request()
             .put(`${rec}/item`)
             .set('Authorization', auth)
             .send({ recommendation: { items: [{ sku: 'S-1', qty: 5 }] } }),
-          await request(d.http).delete(`${rec}/item?id[]=${r.items[0]!.item_id}`).set('Authorization', auth),
+          await d.request().delete(`${rec}/item?id[]=${r.items[0]!.item_id}`).set('Authorization', auth),
         ];
         for (const res of answers) {
           expect(res.status).to.equal(404);
@@ -56,10 +57,10 @@ describe('Recommendation: scope isolation', () => {
       it('should answer 404 for the patient and for creating a recommendation for it', async () => {
         const auth = `Bearer ${token()}`;
         expect(
-          (await request(d.http).get(`/rest/beta/V1/dispensary/patient/${patientId}`).set('Authorization', auth))
-            .status,
+          (await d.request().get(`/rest/beta/V1/dispensary/patient/${patientId}`).set('Authorization', auth)).status,
         ).to.equal(404);
-        const create = await request(d.http)
+        const create = await d
+          .request()
           .post(`/rest/beta/V1/dispensary/patient/${patientId}/recommendation`)
           .set('Authorization', auth);
         expect(create.status).to.equal(404);
@@ -69,7 +70,8 @@ describe('Recommendation: scope isolation', () => {
 
   describe('when the default scope (/rest/V1) is used for data of another store', () => {
     it('should answer 404', async () => {
-      const res = await request(d.http)
+      const res = await d
+        .request()
         .get(`/rest/V1/dispensary/recommendation/${r.recommendation_id}`)
         .set('Authorization', `Bearer ${d.token}`);
       expect(res.status).to.equal(404);
@@ -79,13 +81,15 @@ describe('Recommendation: scope isolation', () => {
   describe("when the store's own token is used under its store", () => {
     it('should read and change the recommendation', async () => {
       const rec = `/rest/alpha/V1/dispensary/recommendation/${r.recommendation_id}`;
-      expect((await request(d.http).get(rec).set('Authorization', `Bearer ${alphaToken}`)).status).to.equal(200);
-      const res = await request(d.http)
+      expect((await d.request().get(rec).set('Authorization', `Bearer ${alphaToken}`)).status).to.equal(200);
+      const res = await d
+        .request()
         .post(`${rec}/item`)
         .set('Authorization', `Bearer ${alphaToken}`)
         .send({ recommendation: { items: [{ sku: 'S-2', qty: 1 }] } });
       expect(ok(res).items.map((i) => i.sku)).to.deep.equal(['S-1', 'S-2']);
-      await request(d.http)
+      await d
+        .request()
         .delete(`${rec}/item?id[]=${res.body.items[1].item_id}`)
         .set('Authorization', `Bearer ${alphaToken}`);
     });
@@ -104,7 +108,8 @@ describe('Recommendation: scope isolation', () => {
 
   describe('when a known path is called with another method', () => {
     it('should answer 404 Request does not match any route.', async () => {
-      const res = await request(d.http)
+      const res = await d
+        .request()
         .patch(`/rest/alpha/V1/dispensary/recommendation/${r.recommendation_id}/item`)
         .set('Authorization', `Bearer ${d.token}`)
         .send({ recommendation: { items: [] } });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Response } from 'supertest';
+import type { InjectResponse as Response } from '../../support/inject.js';
 import { Dispensary, type Recommendation } from './support.js';
 
 const INVALID = 'Invalid value of "%value" provided for the %fieldName field.';

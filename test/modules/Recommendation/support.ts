@@ -4,8 +4,7 @@
  */
 import path from 'node:path';
 import { expect } from 'chai';
-import request from 'supertest';
-import type { Response } from 'supertest';
+import type { InjectRequest, InjectResponse as Response } from '../../support/inject.js';
 import { DIST_ROOT, PROJECT_ROOT } from '../../../app/bootstrap/paths.js';
 import type { ApplicationOptions } from '../../../app/bootstrap/Application.js';
 import { TestApp } from '../../support/testApp.js';
@@ -88,6 +87,11 @@ export class Dispensary {
     return this.t.http;
   }
 
+  /** Requests through the app in-process (TestApp.request()). */
+  request() {
+    return this.t.request();
+  }
+
   stop(): Promise<void> {
     return this.t.stop();
   }
@@ -95,7 +99,7 @@ export class Dispensary {
   /** A request with the all-stores token (or `token`). `scope` '' means `/rest/V1`. */
   call(method: 'get' | 'post' | 'put' | 'delete', scope: string, route: string, token: string | null = this.token) {
     const url = `/rest/${scope ? `${scope}/` : ''}V1${route}`;
-    const req = request(this.http)[method](url);
+    const req = this.request()[method](url);
     return token === null ? req : req.set('Authorization', `Bearer ${token}`);
   }
 
@@ -127,7 +131,7 @@ export class Dispensary {
     return res.body.patient_id as number;
   }
 
-  createRecommendation(patientId: number, body?: unknown, scope = 'default'): request.Test {
+  createRecommendation(patientId: number, body?: unknown, scope = 'default'): InjectRequest {
     const req = this.call('post', scope, `/dispensary/patient/${patientId}/recommendation`);
     return body === undefined ? req : req.send(body as object);
   }

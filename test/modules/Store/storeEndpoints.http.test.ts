@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import request from 'supertest';
 import { TestApp } from '../../support/testApp.js';
 
 const DENIED = {
@@ -30,7 +29,7 @@ describe('Store: websites, store groups and store configs', () => {
   let t: TestApp;
   let allStores: string;
   let alphaToken: string;
-  const get = (path: string, token: string) => request(t.http).get(path).set('Authorization', `Bearer ${token}`);
+  const get = (path: string, token: string) => t.request().get(path).set('Authorization', `Bearer ${token}`);
 
   before(async () => {
     t = await TestApp.start();
@@ -58,7 +57,7 @@ describe('Store: websites, store groups and store configs', () => {
     });
 
     it('should answer 401 without a token and for a store-bound token outside its store', async () => {
-      expect((await request(t.http).get('/rest/V1/store/websites')).body).to.deep.equal(DENIED);
+      expect((await t.request().get('/rest/V1/store/websites')).body).to.deep.equal(DENIED);
       const res = await get('/rest/beta/V1/store/websites', alphaToken);
       expect(res.status).to.equal(401);
       expect(res.body).to.deep.equal({
@@ -207,7 +206,7 @@ describe('Store: websites, store groups and store configs', () => {
 
   describe('GET /rest/<scope>/schema', () => {
     it('should describe the store routes and both security schemes', async () => {
-      const res = await request(t.http).get('/rest/default/schema?services=all');
+      const res = await t.request().get('/rest/default/schema?services=all');
       for (const path of [
         '/V1/store/websites',
         '/V1/store/storeGroups',

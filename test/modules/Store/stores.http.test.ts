@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import request from 'supertest';
 import { TestApp } from '../../support/testApp.js';
 
 describe('Store: stores and scopes', () => {
@@ -12,7 +11,7 @@ describe('Store: stores and scopes', () => {
   after(async () => t?.stop());
 
   it('should have the default store after install, and list stores with Magento fields', async () => {
-    const res = await request(t.http).get('/rest/all/V1/store/storeViews').set('Authorization', `Bearer ${token}`);
+    const res = await t.request().get('/rest/all/V1/store/storeViews').set('Authorization', `Bearer ${token}`);
     expect(res.status).to.equal(200);
     expect(res.body).to.deep.equal([
       { id: 0, code: 'admin', name: 'Admin', website_id: 0, store_group_id: 0, is_active: 1 },
@@ -23,9 +22,7 @@ describe('Store: stores and scopes', () => {
   it('should create a store with the CLI and serve its scope at once', async () => {
     const result = await t.cli('store:create', '--code', 'north_clinic', '--name', 'North Clinic');
     expect(result.code).to.equal(0);
-    const res = await request(t.http)
-      .get('/rest/north_clinic/V1/store/storeViews')
-      .set('Authorization', `Bearer ${token}`);
+    const res = await t.request().get('/rest/north_clinic/V1/store/storeViews').set('Authorization', `Bearer ${token}`);
     expect(res.status).to.equal(200);
     expect(res.body.map((s: { code: string }) => s.code)).to.deep.equal(['admin', 'default', 'north_clinic']);
   });
@@ -38,15 +35,15 @@ describe('Store: stores and scopes', () => {
   });
 
   it('should answer 400 naming an unknown store code', async () => {
-    const res = await request(t.http).get('/rest/nowhere/V1/store/storeViews').set('Authorization', `Bearer ${token}`);
+    const res = await t.request().get('/rest/nowhere/V1/store/storeViews').set('Authorization', `Bearer ${token}`);
     expect(res.status).to.equal(400);
     expect(res.body.parameters).to.deep.equal({ storeCode: 'nowhere' });
   });
 
   it("should list Magento's admin store 0 but not serve it as a scope (Magento's path processor leaves it out too)", async () => {
-    const res = await request(t.http).get('/rest/all/V1/store/storeViews').set('Authorization', `Bearer ${token}`);
+    const res = await t.request().get('/rest/all/V1/store/storeViews').set('Authorization', `Bearer ${token}`);
     expect(res.body[0]).to.include({ id: 0, code: 'admin' });
-    const admin = await request(t.http).get('/rest/admin/V1/store/storeViews').set('Authorization', `Bearer ${token}`);
+    const admin = await t.request().get('/rest/admin/V1/store/storeViews').set('Authorization', `Bearer ${token}`);
     expect(admin.status).to.equal(400);
     expect(admin.body.parameters).to.deep.equal({ storeCode: 'admin' });
     // Nor can a token be bound to it.

@@ -10,7 +10,6 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { expect } from 'chai';
-import request from 'supertest';
 import { WebhookReceiver } from '../../support/webhookReceiver.js';
 import { oauthHeader, type Credentials } from '../Integration/support/oauthClient.js';
 import { denied } from '../Recommendation/support.js';
@@ -71,8 +70,7 @@ describe('Webhooks and events: only a caller of every store may use their routes
     { method: 'GET', path: '/V1/eventing/getEventSubscriptions', resource: EVENTING_LIST },
   ];
   const bearer = (call: Call, token: string, prefix = '/rest') => {
-    const req =
-      call.method === 'GET' ? request(w.d.http).get(prefix + call.path) : request(w.d.http).post(prefix + call.path);
+    const req = call.method === 'GET' ? w.d.request().get(prefix + call.path) : w.d.request().post(prefix + call.path);
     req.set('Authorization', `Bearer ${token}`);
     return call.body === undefined ? req : req.send(call.body as object);
   };
@@ -155,7 +153,8 @@ describe('Webhooks and events: only a caller of every store may use their routes
         for (const prefix of ['/rest/alpha/async', '/rest/alpha/async/bulk']) {
           const body = prefix.endsWith('bulk') ? [call.body ?? {}] : (call.body ?? {});
           const path = prefix.endsWith('bulk') ? call.path.replace(`/${ITEMS_ADDED}`, '/byName') : call.path;
-          const res = await request(w.d.http)
+          const res = await w.d
+            .request()
             .post(prefix + path)
             .set('Authorization', `Bearer ${alphaToken}`)
             .send(body as object);
@@ -168,7 +167,8 @@ describe('Webhooks and events: only a caller of every store may use their routes
 
     it("should not replace the admin's hook or event subscription by reusing their names", async () => {
       await w.subscribe({ url: receiver.url('/admin') });
-      const adminEvent = await request(w.d.http)
+      const adminEvent = await w.d
+        .request()
         .post('/rest/V1/eventing/eventSubscribe')
         .set('Authorization', `Bearer ${w.adminToken}`)
         .send({ event: { name: ITEMS_ADDED, destination: receiver.url('/admin-events') } });

@@ -6,7 +6,6 @@
  * `x-adobe-commerce-request-id`, and a refused URL of a required hook is logged as required.
  */
 import { expect } from 'chai';
-import request from 'supertest';
 import { WebhookReceiver } from '../../support/webhookReceiver.js';
 import { captureLogger } from '../Integration/support.js';
 import { ok, skus, type Recommendation } from '../Recommendation/support.js';
@@ -41,7 +40,7 @@ describe("Webhooks: Adobe's semantics", function () {
 
   it('should make a hook required when `required` is not given, as Adobe does', async () => {
     await w.subscribe({ url: receiver.url(), secret: SECRET, fallback_error_message: 'Stock check down.' });
-    const list = await request(w.d.http).get('/rest/V1/webhooks/list').set('Authorization', `Bearer ${w.adminToken}`);
+    const list = await w.d.request().get('/rest/V1/webhooks/list').set('Authorization', `Bearer ${w.adminToken}`);
     expect((list.body as { required: boolean }[])[0]!.required).to.equal(true);
     receiver.answer = () => ({ status: 503, raw: '' });
     const res = await w.d.add(r.recommendation_id, { recommendation: { items: [{ sku: 'S-2', qty: 1 }] } });

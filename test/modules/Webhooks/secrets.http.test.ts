@@ -7,7 +7,6 @@
  * Stored secrets are encrypted.
  */
 import { expect } from 'chai';
-import request from 'supertest';
 import { loadModules } from '../../../app/framework/module/ModuleLoader.js';
 import { readWebhooksXml } from '../../../modules/Dispensary/Webhooks/Model/WebhooksXml.js';
 import type { HookRegistry } from '../../../modules/Dispensary/Webhooks/Model/HookRegistry.js';
@@ -18,6 +17,7 @@ import { configXml, expectConfigError, ModuleTree } from '../../framework/suppor
 import { captureLogger } from '../Integration/support.js';
 import { ITEMS_ADDED } from '../Eventing/support.js';
 import { ADD_ITEMS, WebhookWorld } from './support.js';
+import type { InjectRequest } from '../../support/inject.js';
 
 const WEBHOOK_SUBSCRIBE = 'plugin.dispensary.webhooks.api.webhook_management.subscribe';
 const HOOK_METHODS = [
@@ -37,7 +37,7 @@ describe('Webhooks and events: signing secrets and hook headers never leave the 
   let receiver: WebhookReceiver;
   const log = captureLogger();
 
-  const admin = (req: request.Test) => req.set('Authorization', `Bearer ${w.adminToken}`);
+  const admin = (req: InjectRequest) => req.set('Authorization', `Bearer ${w.adminToken}`);
   const hook = (overrides: Record<string, unknown> = {}) => ({
     webhook_method: ADD_ITEMS,
     webhook_type: 'before',
@@ -145,7 +145,7 @@ describe('Webhooks and events: signing secrets and hook headers never leave the 
           ['/rest/all/async', body()],
           ['/rest/async/bulk', [body()]],
         ] as const) {
-          const res = await admin(request(w.d.http).post(prefix + route)).send(send as object);
+          const res = await admin(w.d.request().post(prefix + route)).send(send as object);
           expect(res.status, `${prefix}${route}: ${JSON.stringify(res.body)}`).to.equal(404);
           expect(res.body).to.deep.equal({ message: 'Request does not match any route.' });
         }
@@ -157,12 +157,12 @@ describe('Webhooks and events: signing secrets and hook headers never leave the 
     }
 
     it('should still take the async form of unsubscribe, which carries no secret', async () => {
-      const res = await admin(request(w.d.http).post('/rest/async/V1/webhooks/unsubscribe')).send({ webhook: hook() });
+      const res = await admin(w.d.request().post('/rest/async/V1/webhooks/unsubscribe')).send({ webhook: hook() });
       expect(res.status, JSON.stringify(res.body)).to.equal(202);
     });
 
     it('should leave the subscribe routes out of the async schema', async () => {
-      const schema = await admin(request(w.d.http).get('/rest/all/async/schema'));
+      const schema = await admin(w.d.request().get('/rest/all/async/schema'));
       expect(schema.status).to.equal(200);
       const paths = Object.keys((schema.body as { paths: Record<string, unknown> }).paths).join('\n');
       expect(paths).not.to.include('webhooks/subscribe');
@@ -174,7 +174,7 @@ describe('Webhooks and events: signing secrets and hook headers never leave the 
   describe('listing', () => {
     it('should mask header values in GET /V1/webhooks/list and webhooks:list, keep their names, and still send them', async () => {
       await w.subscribe(hook());
-      const list = await admin(request(w.d.http).get('/rest/V1/webhooks/list'));
+      const list = await admin(w.d.request().get('/rest/V1/webhooks/list'));
       expect(list.status).to.equal(200);
       const listed = (list.body as Record<string, unknown>[]).find((h) => h.hook_name === 'h1')!;
       expect(listed.headers).to.deep.equal([{ name: 'authorization', value: '******' }]);
@@ -197,7 +197,7 @@ describe('Webhooks and events: signing secrets and hook headers never leave the 
     it('should store webhook and event secrets encrypted, and log neither them nor header values', async () => {
       log.lines.length = 0;
       const hooked = await w.subscribe(hook({ required: false }));
-      const event = await admin(request(w.d.http).post('/rest/V1/eventing/eventSubscribe')).send({
+      const event = await admin(w.d.request().post('/rest/V1/eventing/eventSubscribe')).send({
         event: { name: ITEMS_ADDED, destination: receiver.url('/events') },
       });
       expect(event.status, JSON.stringify(event.body)).to.equal(200);
@@ -216,13 +216,13 @@ describe('Webhooks and events: signing secrets and hook headers never leave the 
       const r = await w.d.recommendation({ recommendation: { items: [{ sku: 'K-1', qty: 1 }] } });
       await w.d.add(r.recommendation_id, { recommendation: { items: [{ sku: 'K-2', qty: 1 }] } });
       await w.subscribeRaw(hook({ hook_name: 'bad', url: 'http://169.254.169.254/' }));
-      await admin(request(w.d.http).get('/rest/V1/webhooks/list'));
+      await admin(w.d.request().get('/rest/V1/webhooks/list'));
       const logged = JSON.stringify(log.lines);
       expect(logged).to.include('http_error');
       for (const secret of secrets) expect(logged).not.to.include(secret.slice(6));
       expect(logged).not.to.include(HEADER_VALUE);
       await w.clear();
-      await admin(request(w.d.http).post(`/rest/V1/eventing/eventUnsubscribe/${ITEMS_ADDED}`));
+      await admin(w.d.request().post(`/rest/V1/eventing/eventUnsubscribe/${ITEMS_ADDED}`));
     });
   });
 });

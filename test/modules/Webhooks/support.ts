@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import request from 'supertest';
 import type { ApplicationOptions } from '../../../app/bootstrap/Application.js';
 import { createAdmin, FAST_HASHING, login } from '../Integration/support.js';
 import { Dispensary } from '../Recommendation/support.js';
@@ -24,7 +23,8 @@ export class WebhookWorld {
   }
 
   subscribeRaw(webhook: Record<string, unknown>, token = this.adminToken) {
-    return request(this.d.http)
+    return this.d
+      .request()
       .post('/rest/V1/webhooks/subscribe')
       .set('Authorization', `Bearer ${token}`)
       .send({ webhook });
@@ -41,7 +41,8 @@ export class WebhookWorld {
 
   async clear(): Promise<void> {
     for (const webhook of this.subscribed.splice(0)) {
-      const res = await request(this.d.http)
+      const res = await this.d
+        .request()
         .post('/rest/V1/webhooks/unsubscribe')
         .set('Authorization', `Bearer ${this.adminToken}`)
         .send({ webhook });

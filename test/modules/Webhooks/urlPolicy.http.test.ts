@@ -6,7 +6,6 @@
  * HttpSender's lookup). No test here connects anywhere.
  */
 import { expect } from 'chai';
-import request from 'supertest';
 import { UrlPolicy } from '../../../modules/Dispensary/Webhooks/Model/UrlPolicy.js';
 import { ITEMS_ADDED } from '../Eventing/support.js';
 import { ADD_ITEMS, WebhookWorld } from './support.js';
@@ -78,7 +77,8 @@ describe('Webhooks and events: the metadata address in every IPv6 and DNS spelli
         });
         expect(hook.status, JSON.stringify(hook.body)).to.equal(400);
         expect(hook.body.message).to.include('metadata');
-        const event = await request(w.d.http)
+        const event = await w.d
+          .request()
           .post('/rest/V1/eventing/eventSubscribe')
           .set('Authorization', `Bearer ${w.adminToken}`)
           .send({ event: { name: ITEMS_ADDED, destination: url } });

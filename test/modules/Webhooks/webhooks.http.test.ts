@@ -5,7 +5,6 @@
  * comes back. Every request the receiver gets is checked with the `standardwebhooks` verifier.
  */
 import { expect } from 'chai';
-import request from 'supertest';
 import { WebhookReceiver } from '../../support/webhookReceiver.js';
 import { captureLogger } from '../Integration/support.js';
 import { ok, skus, type Recommendation } from '../Recommendation/support.js';
@@ -38,11 +37,11 @@ describe('Webhooks: synchronous hooks on Add Items', function () {
 
   describe('subscribing', () => {
     it('should refuse a caller without a token (401) and answer a generated secret once', async () => {
-      const anonymous = await request(w.d.http).post('/rest/V1/webhooks/subscribe').send({ webhook: {} });
+      const anonymous = await w.d.request().post('/rest/V1/webhooks/subscribe').send({ webhook: {} });
       expect(anonymous.status).to.equal(401);
       const body = await w.subscribe({ url: receiver.url() });
       expect(body.secret).to.match(/^whsec_[A-Za-z0-9+/]{43}=$/);
-      const list = await request(w.d.http).get('/rest/V1/webhooks/list').set('Authorization', `Bearer ${w.adminToken}`);
+      const list = await w.d.request().get('/rest/V1/webhooks/list').set('Authorization', `Bearer ${w.adminToken}`);
       expect(list.status).to.equal(200);
       const listed = (list.body as Record<string, unknown>[]).find((hook) => hook.hook_name === 'h1')!;
       expect(listed).to.include({
@@ -384,7 +383,7 @@ describe('Webhooks: synchronous hooks on Add Items', function () {
       const all = JSON.stringify(log.lines);
       expect(all).not.to.include('W-2');
       expect(all).not.to.include(SECRET.slice(6));
-      const metrics = await request(w.d.http).get('/metrics');
+      const metrics = await w.d.request().get('/metrics');
       expect(metrics.text).to.match(
         new RegExp(`webhook_calls_total\\{hook="${ADD_ITEMS}:before:b1:h1",outcome="success"\\} \\d+`),
       );

@@ -1,6 +1,5 @@
 /** The bulk consumer runs the same hooks as the synchronous route, on both queues. */
 import { expect } from 'chai';
-import request from 'supertest';
 import { WebhookReceiver } from '../../support/webhookReceiver.js';
 import { deleteTopology, QUEUE_MODES } from '../AsynchronousOperations/support.js';
 import { skus, type Recommendation } from '../Recommendation/support.js';
@@ -31,14 +30,16 @@ for (const mode of QUEUE_MODES) {
     });
 
     async function runBulk(items: unknown[]): Promise<{ status: number; result_message: string }> {
-      const res = await request(w.d.http)
+      const res = await w.d
+        .request()
         .post('/rest/default/async/bulk/V1/dispensary/recommendation/byRecommendationId/item')
         .set('Authorization', `Bearer ${w.d.token}`)
         .send([{ recommendationId: r.recommendation_id, recommendation: { items } }]);
       expect(res.status, JSON.stringify(res.body)).to.equal(202);
       const consumed = await w.d.t.cli('queue:consumers:start', 'async.operations.all', '--max-messages', '1');
       expect(consumed.code, consumed.err.join('\n')).to.equal(0);
-      const status = await request(w.d.http)
+      const status = await w.d
+        .request()
         .get(`/rest/V1/bulk/${res.body.bulk_uuid}/detailed-status`)
         .set('Authorization', `Bearer ${w.d.token}`);
       return status.body.operations_list[0];
@@ -64,7 +65,8 @@ for (const mode of QUEUE_MODES) {
         JSON.stringify(received.body).includes(vetoed.recommendation_id)
           ? { json: { op: 'exception', message: 'Not this one.' } }
           : { json: { op: 'replace', path: 'recommendation/items/0/qty', value: 7 } };
-      const res = await request(w.d.http)
+      const res = await w.d
+        .request()
         .post('/rest/default/async/bulk/V1/dispensary/recommendation/byRecommendationId/item')
         .set('Authorization', `Bearer ${w.d.token}`)
         .send([
@@ -76,7 +78,8 @@ for (const mode of QUEUE_MODES) {
       const consumed = await w.d.t.cli('queue:consumers:start', 'async.operations.all', '--max-messages', '2');
       expect(consumed.code, consumed.err.join('\n')).to.equal(0);
       expect(receiver.received.length - before).to.equal(2);
-      const status = await request(w.d.http)
+      const status = await w.d
+        .request()
         .get(`/rest/V1/bulk/${res.body.bulk_uuid}/detailed-status`)
         .set('Authorization', `Bearer ${w.d.token}`);
       const [first, second] = status.body.operations_list as { status: number; result_message: string }[];

@@ -8,7 +8,6 @@
  * the `ttl` cache keeps answers under a hash of the payload, within a bound in bytes.
  */
 import { expect } from 'chai';
-import request from 'supertest';
 import type { HookRunner } from '../../../modules/Dispensary/Webhooks/Model/HookRunner.js';
 import { WebhookReceiver } from '../../support/webhookReceiver.js';
 import { ITEMS_ADDED } from '../Eventing/support.js';
@@ -16,6 +15,7 @@ import { captureLogger } from '../Integration/support.js';
 import { ok, skus, type Recommendation } from '../Recommendation/support.js';
 import { HOSTILE_ANSWERS } from './hostileAnswers.js';
 import { WebhookWorld } from './support.js';
+import type { InjectRequest } from '../../support/inject.js';
 
 const SECRET = `whsec_${Buffer.from('trust boundary secret, 32 bytes!').toString('base64')}`;
 const FALLBACK = 'The check is unavailable.';
@@ -242,7 +242,8 @@ describe('Webhooks and events: a receiver and a subscriber stay within the data 
         expect(String(hook.body.parameters.reason)).to.include(reason);
         expect(await webhookRows()).to.equal(0);
         if ('headers' in settings) return;
-        const event = await request(w.d.http)
+        const event = await w.d
+          .request()
           .post('/rest/V1/eventing/eventSubscribe')
           .set('Authorization', `Bearer ${w.adminToken}`)
           .send({ event: { name: ITEMS_ADDED, destination: receiver.url('/events'), ...settings } });
@@ -293,8 +294,8 @@ describe('Webhooks and events: a receiver and a subscriber stay within the data 
     });
 
     it("PUT /V1/eventing/eventSubscribe/:name (Adobe's update) should refuse what subscribing refuses, changing nothing", async () => {
-      const admin = (req: request.Test) => req.set('Authorization', `Bearer ${w.adminToken}`);
-      const created = await admin(request(w.d.http).post('/rest/V1/eventing/eventSubscribe')).send({
+      const admin = (req: InjectRequest) => req.set('Authorization', `Bearer ${w.adminToken}`);
+      const created = await admin(w.d.request().post('/rest/V1/eventing/eventSubscribe')).send({
         event: { name: ITEMS_ADDED, destination: receiver.url('/events'), fields: [{ name: 'added' }] },
       });
       expect(created.status, JSON.stringify(created.body)).to.equal(200);
@@ -302,13 +303,13 @@ describe('Webhooks and events: a receiver and a subscriber stay within the data 
         [{ fields: [{ name: 'added[].__proto__' }] }, 'event.fields[1].name'],
         [{ rules: [{ field: 'added', operator: 'regex', value: '/(a)\\1/' }] }, 'event.rules[0].value'],
       ] as const) {
-        const res = await admin(request(w.d.http).put(`/rest/V1/eventing/eventSubscribe/${ITEMS_ADDED}`)).send({
+        const res = await admin(w.d.request().put(`/rest/V1/eventing/eventSubscribe/${ITEMS_ADDED}`)).send({
           event,
         });
         expect(res.status, JSON.stringify(res.body)).to.equal(400);
         expect(res.body.parameters).to.include({ fieldName: field });
       }
-      const list = await admin(request(w.d.http).get('/rest/V1/eventing/getEventSubscriptions'));
+      const list = await admin(w.d.request().get('/rest/V1/eventing/getEventSubscriptions'));
       expect(list.body.map((e: { fields: unknown; rules: unknown }) => [e.fields, e.rules])).to.deep.equal([
         [[{ name: 'added' }], []],
       ]);

@@ -5,7 +5,6 @@
  * here has no inactive status, only deletion), testExceptionSoapInternalError (no SOAP).
  */
 import { expect } from 'chai';
-import request from 'supertest';
 import { magentoTestModulesApp } from '../../support.js';
 
 describe('Magento Webapi/Routing/CoreRoutingTest.php (TestModule1)', () => {
@@ -18,14 +17,14 @@ describe('Magento Webapi/Routing/CoreRoutingTest.php (TestModule1)', () => {
   });
 
   it('testRestNoAcceptHeader (2.4): no Accept header still answers JSON', async () => {
-    const res = await request(m.t.http).get('/rest/V1/testmodule1/1').set('Authorization', `Bearer ${m.token}`);
+    const res = await m.t.request().get('/rest/V1/testmodule1/1').set('Authorization', `Bearer ${m.token}`);
     expect(res.status).to.equal(200);
     expect(res.headers['content-type']).to.match(/^application\/json/);
     expect(res.body.name).to.equal('testProduct1');
   });
 
   it('an anonymous route of TestModule1 (/V1/testmodule1/resource1/:itemId) needs no token', async () => {
-    const res = await request(m.t.http).get('/rest/V1/testmodule1/resource1/7');
+    const res = await m.t.request().get('/rest/V1/testmodule1/resource1/7');
     expect(res.status).to.equal(200);
     expect(res.body).to.deep.equal({ item_id: 7, name: 'testProduct1' });
   });

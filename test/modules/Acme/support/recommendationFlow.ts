@@ -3,8 +3,8 @@
  * lines can be read, and a recommendation with products to put items on.
  */
 import pino from 'pino';
-import request from 'supertest';
 import { TestApp, type TestAppOptions } from '../../../support/testApp.js';
+import type { InjectResponse } from '../../../support/inject.js';
 
 export const ITEM_CONTRACT = 'Dispensary\\Recommendation\\Api\\RecommendationItemManagementInterface';
 
@@ -27,9 +27,9 @@ export interface Flow {
   t: TestApp;
   token: string;
   recommendationId: string;
-  addItems(body: unknown): Promise<request.Response>;
-  updateItems(body: unknown): Promise<request.Response>;
-  deleteItems(ids: string[]): Promise<request.Response>;
+  addItems(body: unknown): PromiseLike<InjectResponse>;
+  updateItems(body: unknown): PromiseLike<InjectResponse>;
+  deleteItems(ids: string[]): PromiseLike<InjectResponse>;
 }
 
 /** Starts the app, creates two products, a patient and an empty recommendation. */
@@ -39,18 +39,21 @@ export async function startFlow(options: TestAppOptions): Promise<Flow> {
     const token = await t.integrationToken({ allStores: true });
     const auth = { Authorization: `Bearer ${token}` };
     for (const sku of ['VIT-D3', 'OMEGA-3']) {
-      const res = await request(t.http)
+      const res = await t
+        .request()
         .post('/rest/all/V1/products')
         .set(auth)
         .send({ product: { sku, name: sku, price: 10 } });
       if (res.status !== 200) throw new Error(`product ${sku}: ${res.status} ${JSON.stringify(res.body)}`);
     }
-    const patient = await request(t.http)
+    const patient = await t
+      .request()
       .post('/rest/V1/dispensary/patient')
       .set(auth)
       .send({ patient: { firstname: 'Ada', lastname: 'Lovelace', email: `ada.${Date.now()}@example.com` } });
     if (patient.status !== 200) throw new Error(`patient: ${patient.status} ${JSON.stringify(patient.body)}`);
-    const created = await request(t.http)
+    const created = await t
+      .request()
       .post(`/rest/V1/dispensary/patient/${patient.body.patient_id}/recommendation`)
       .set(auth);
     if (created.status !== 200) throw new Error(`recommendation: ${created.status} ${JSON.stringify(created.body)}`);
@@ -61,16 +64,18 @@ export async function startFlow(options: TestAppOptions): Promise<Flow> {
       token,
       recommendationId,
       addItems: (body) =>
-        request(t.http)
+        t
+          .request()
           .post(itemsUrl)
           .set(auth)
           .send(body as object),
       updateItems: (body) =>
-        request(t.http)
+        t
+          .request()
           .put(itemsUrl)
           .set(auth)
           .send(body as object),
-      deleteItems: (ids) => request(t.http).delete(itemsUrl).query({ id: ids }).set(auth),
+      deleteItems: (ids) => t.request().delete(itemsUrl).query({ id: ids }).set(auth),
     };
   } catch (error) {
     await t.stop();

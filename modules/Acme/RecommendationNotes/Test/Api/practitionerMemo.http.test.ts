@@ -4,7 +4,6 @@
  * the runtime's test helpers through `#testing` (`dispensary-runtime/testing` from a module package).
  */
 import { expect } from 'chai';
-import request from 'supertest';
 import { TestApp } from '#testing';
 
 describe('Acme_RecommendationNotes (its own Test/ folder): the practitioner memo', () => {
@@ -16,8 +15,7 @@ describe('Acme_RecommendationNotes (its own Test/ folder): the practitioner memo
   });
   after(async () => t?.stop());
 
-  const post = (url: string, body: object) =>
-    request(t.http).post(url).set('Authorization', `Bearer ${token}`).send(body);
+  const post = (url: string, body: object) => t.request().post(url).set('Authorization', `Bearer ${token}`).send(body);
 
   it('should store the memo sent on creation and answer it on a later read', async () => {
     const patient = await post('/rest/V1/dispensary/patient', {
@@ -27,7 +25,8 @@ describe('Acme_RecommendationNotes (its own Test/ folder): the practitioner memo
       recommendation: { extension_attributes: { practitioner_memo: 'Recheck in May' } },
     });
     expect(created.status, JSON.stringify(created.body)).to.equal(200);
-    const read = await request(t.http)
+    const read = await t
+      .request()
       .get(`/rest/V1/dispensary/recommendation/${created.body.recommendation_id}`)
       .set('Authorization', `Bearer ${token}`);
     expect(read.body.extension_attributes).to.deep.equal({ practitioner_memo: 'Recheck in May', item_changes: 0 });
