@@ -1,8 +1,9 @@
 /**
- * What docs/writing-a-module.md says in prose rather than in a tested file: the exceptions a
- * module throws and the status each answers (its table), the caller outside a request, the
- * timestamp form, and (docs/reference/di-xml.md) every contract a module may replace by preference.
- * Each row of the guide's exception table is built here as the guide writes it.
+ * What the module guide says in prose rather than in a tested file (docs/writing-a-module.md and
+ * docs/reference/module-files.md): the exceptions a module throws and the status each answers (the
+ * reference's table), the caller outside a request, the timestamp form, and
+ * (docs/reference/di-xml.md) every contract a module may replace by preference. Each row of the
+ * exception table is built here as the page writes it.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -20,10 +21,12 @@ import {
 } from '../../app/framework/index.js';
 import { httpHeadersOf, httpStatusOf } from '../../app/framework/webapi/ErrorProcessor.js';
 
-/** The guide's table: the first code span of a row, as written, and the status it states. */
+/** The exception table: the first code span of a row, as written, and the status it states. */
 function exceptionRows(): { example: string; status: number }[] {
-  const guide = readFileSync(path.join(PROJECT_ROOT, 'docs', 'writing-a-module.md'), 'utf8');
-  const table = guide.slice(guide.indexOf('**Errors.**')).split('\n\n')[1]!;
+  const page = readFileSync(path.join(PROJECT_ROOT, 'docs', 'reference', 'module-files.md'), 'utf8');
+  const start = page.indexOf('## Errors, the caller and timestamps');
+  expect(start).to.be.greaterThan(-1);
+  const table = page.slice(start).split('\n\n')[2]!;
   return table
     .split('\n')
     .filter((row) => row.startsWith('| `'))
@@ -44,7 +47,7 @@ const EXAMPLES: Record<string, () => LocalizedException> = {
   'new ServiceUnavailableException()': () => new ServiceUnavailableException(),
 };
 
-describe('docs/writing-a-module.md: what the guide says in prose', () => {
+describe('docs/writing-a-module.md and its reference: what the guide says in prose', () => {
   it('should answer each exception of the table with the status the table gives', () => {
     const rows = exceptionRows();
     expect(rows.map((r) => r.example)).to.deep.equal(Object.keys(EXAMPLES));
