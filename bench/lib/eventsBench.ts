@@ -120,7 +120,9 @@ function machineCpu(): { busy: number; total: number } | undefined {
 function processCpuMs(pid: number | undefined): number {
   const file = `/proc/${pid}/stat`;
   if (pid === undefined || !existsSync(file)) return 0;
-  const fields = readFileSync(file, 'utf8').replace(/^.*\) /, '').split(' ');
+  const fields = readFileSync(file, 'utf8')
+    .replace(/^.*\) /, '')
+    .split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime (fields 14, 15) in USER_HZ
 }
 
@@ -251,7 +253,9 @@ export async function runEventsBench(options: EventsBenchOptions): Promise<Event
         p99MsRange: [Math.min(...p99s), Math.max(...p99s)],
       };
     });
-    const ratios = of(2).map((two) => round(two.perSecond / of(1).find((one) => one.round === two.round)!.perSecond, 2));
+    const ratios = of(2).map((two) =>
+      round(two.perSecond / of(1).find((one) => one.round === two.round)!.perSecond, 2),
+    );
     return {
       database: database.dialect,
       events: options.events,
@@ -288,12 +292,19 @@ export async function runEventsBench(options: EventsBenchOptions): Promise<Event
         rmSync(countFile, { force: true });
         countFiles.push(countFile);
         const nodeArgs = [
-          ...(options.statements ? ['--import', path.join(PROJECT_ROOT, 'dist', 'bench', 'lib', 'statementPreload.js')] : []),
+          ...(options.statements
+            ? ['--import', path.join(PROJECT_ROOT, 'dist', 'bench', 'lib', 'statementPreload.js')]
+            : []),
           ...(options.profileConsumers ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []),
         ];
         const child = spawn(
           process.execPath,
-          [...nodeArgs, path.join(PROJECT_ROOT, 'dist', 'app', 'bin', 'cli.js'), 'queue:consumers:start', 'event.delivery'],
+          [
+            ...nodeArgs,
+            path.join(PROJECT_ROOT, 'dist', 'app', 'bin', 'cli.js'),
+            'queue:consumers:start',
+            'event.delivery',
+          ],
           {
             cwd: PROJECT_ROOT,
             env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'info', BENCH_STATEMENTS_FILE: countFile },
@@ -323,7 +334,11 @@ export async function runEventsBench(options: EventsBenchOptions): Promise<Event
         const lines = countFiles.map((file) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').length : 1));
         for (const child of children) child.kill('SIGUSR2');
         const until = Date.now() + 5000;
-        while (countFiles.some((file, i) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').length : 1) <= lines[i]!)) {
+        while (
+          countFiles.some(
+            (file, i) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').length : 1) <= lines[i]!,
+          )
+        ) {
           if (Date.now() > until) throw new Error('a consumer did not write its statement count');
           await new Promise((resolve) => setTimeout(resolve, 10));
         }
@@ -355,7 +370,8 @@ export async function runEventsBench(options: EventsBenchOptions): Promise<Event
               receiverMs: round((receiverUsage.user + receiverUsage.system) / 1000 / options.events, 2),
               machineMs: round((machineAfter.busy - cpuBefore.machine.busy) / options.events, 2),
               machineBusyPercent: round(
-                (100 * (machineAfter.busy - cpuBefore.machine.busy)) / (machineAfter.total - cpuBefore.machine.total || 1),
+                (100 * (machineAfter.busy - cpuBefore.machine.busy)) /
+                  (machineAfter.total - cpuBefore.machine.total || 1),
                 0,
               ),
             }
@@ -378,7 +394,8 @@ export async function runEventsBench(options: EventsBenchOptions): Promise<Event
             .split('\n')
             .map((line) => JSON.parse(line) as { count: number; sql: Record<string, number> });
           total += after!.count - before!.count;
-          for (const [kind, n] of Object.entries(after!.sql)) kinds.set(kind, (kinds.get(kind) ?? 0) + n - (before!.sql[kind] ?? 0));
+          for (const [kind, n] of Object.entries(after!.sql))
+            kinds.set(kind, (kinds.get(kind) ?? 0) + n - (before!.sql[kind] ?? 0));
           rmSync(file, { force: true });
         }
         statementsPerEvent = round(total / options.events, 2);
