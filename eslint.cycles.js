@@ -20,8 +20,10 @@
  *   compile (config, event, extension, module, xml)
  *   api/search (contract, db, exception); bulk, store (context, contract); queue, setup (db, logging);
  *   shared, observability (context, logging)
- *   webapi (api/search, bulk, config, context, contract, db, exception, extension, logging,
- *           observability, queue, store)
+ *   webapi (api, api/search, config, context, contract, db, exception, extension, logging,
+ *           observability, store): the web layer, which never imports webapi-async
+ *   webapi-async (bulk, config, context, contract, db, exception, extension, logging, observability,
+ *                 queue, webapi): the async and bulk web API and the operation consumer
  * and above the framework: app/bootstrap, then app/cli/commands, app/cli, app/bin.
  *
  * Options: `roots`, the project-relative folders whose files form the graph (imports leaving them

@@ -1,5 +1,6 @@
 /**
- * The asynchronous and bulk web API (Magento_WebapiAsync): every POST, PUT and DELETE route also
+ * The asynchronous and bulk web API (Magento_WebapiAsync's AsynchronousRequestProcessor, `async`
+ * in the request processor pool: every path under `/async/`): every POST, PUT and DELETE route also
  * answers under `/async/V1/...` (one request) and `/async/bulk/V1/...` (a JSON array; path
  * parameters spelled `by<Param>`, each element carrying the parameter). The store, the caller
  * (the route's resources and scope, through the front controller's own authorize) and every
@@ -10,22 +11,28 @@
  * `Specified request cannot be processed.`, as Magento's.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import type express from 'express';
-import type { Caller, Store } from '../context/RequestContext.js';
 import { newRequestContext, requestContext } from '../context/RequestContext.js';
 import type { BulkManagementInterface, OperationToSchedule } from '../bulk/BulkManagementInterface.js';
 import { InputException, type InputError } from '../exception/InputException.js';
 import { LocalizedException, renderPhrase } from '../exception/LocalizedException.js';
 import { ServiceUnavailableException } from '../exception/ServiceUnavailableException.js';
-import { httpStatusOf } from './ErrorProcessor.js';
-import { WebapiException } from './WebapiException.js';
+import { httpStatusOf } from '../webapi/ErrorProcessor.js';
+import { WebapiException } from '../webapi/WebapiException.js';
 import type { RouteDefinition } from '../config/WebapiConfig.js';
 import { QueueUnavailableError } from '../queue/QueueConnection.js';
 import { SERVICE_UNAVAILABLE, translateDatabaseError } from '../db/UnitOfWork.js';
-import type { RouteTarget } from './RouteTarget.js';
+import type { RouteTarget } from '../webapi/RouteTarget.js';
 import { traceOf } from '../observability/RequestTrace.js';
-import { RouteRegistry } from './RouteRegistry.js';
-import { assertQueryParameterCount, assertSafeStrings } from './InputSafety.js';
+import { RouteRegistry } from '../webapi/RouteRegistry.js';
+import { assertQueryParameterCount, assertSafeStrings } from '../webapi/InputSafety.js';
+import {
+  RestAnswer,
+  type RequestChecks,
+  type RequestProcessorInterface,
+  type RestRequest,
+} from '../webapi/RequestProcessorInterface.js';
+import { CANNOT_PROCESS } from '../webapi/RequestProcessorPool.js';
+import { NO_ROUTE } from '../webapi/SynchronousRequestProcessor.js';
 
 /** Operations one bulk request may hold unless BULK_MAX_OPERATIONS says otherwise (issue 20: 10,000 accepted in under a second). */
 export const MAX_BULK_SIZE = 10_000;
@@ -35,26 +42,8 @@ const ASYNC_METHODS = new Set(['POST', 'PUT', 'DELETE']);
 export function hasAsyncForm(route: RouteDefinition): boolean {
   return ASYNC_METHODS.has(route.method) && !route.resources.includes('anonymous') && route.async !== false;
 }
-const NO_ROUTE = 'Request does not match any route.';
-export const CANNOT_PROCESS = 'Specified request cannot be processed.';
 /** Magento's MassSchedule names a failed element so; the project adds why. */
 export const ELEMENT_ERROR = 'Error processing %key element of input data: %error';
-
-/** What a route asks of its caller (webapi.xml): its ACL resources and its scope. */
-export type RouteAccess = Pick<RouteDefinition, 'resources' | 'scope'>;
-
-/** What the async controller borrows from the front controller, so both check requests alike. */
-export interface RequestChecks {
-  authorize(req: express.Request, route: RouteAccess, store: Store, defaultScope: boolean): Promise<Caller>;
-  readBody(req: express.Request, acceptArray: boolean): Promise<unknown>;
-  placeholders(store: Store, caller: Caller): Record<string, string | number | null>;
-}
-
-/** The answer of an accepted async request. */
-export class AsyncAnswer {
-  readonly status = 202;
-  constructor(readonly body: unknown) {}
-}
 
 /** Magento's topic for a route: `async.<service class>.<method>.<http method>`, lower case. */
 export function asyncTopic(route: RouteDefinition): string {
@@ -74,7 +63,7 @@ interface AsyncTarget {
   readonly params: readonly string[];
 }
 
-export class AsyncController {
+export class AsynchronousRequestProcessor implements RequestProcessorInterface {
   private readonly single = new RouteRegistry<AsyncTarget>();
   private readonly bulk = new RouteRegistry<AsyncTarget>();
 
@@ -97,13 +86,12 @@ export class AsyncController {
     }
   }
 
-  /** Whether a module records bulks (without one, `/async/...` answers 404). */
-  available(): boolean {
-    return this.bulks() !== null;
+  /** Every path under `/async/` (without a module that records bulks, each answers 404). */
+  canProcess(request: RestRequest): boolean {
+    return request.routePath.startsWith('/async/');
   }
 
-  /** `routePath` starts with `/async/`. */
-  async dispatch(req: express.Request, routePath: string, store: Store, defaultScope: boolean): Promise<AsyncAnswer> {
+  async process({ http: req, routePath, store, defaultScope }: RestRequest): Promise<RestAnswer> {
     const segments = routePath.split('/').filter((s) => s !== '');
     const isBulk = segments[1] === 'bulk';
     const path = '/' + segments.slice(isBulk ? 2 : 1).join('/');
@@ -194,7 +182,7 @@ export class AsyncController {
           }
           throw translateDatabaseError(error);
         }
-        return new AsyncAnswer({
+        return new RestAnswer(202, {
           bulk_uuid: uuid,
           request_items: operations.map((op) =>
             op.status === 5

@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import type { RouteDefinition } from '../../../app/framework/config/WebapiConfig.js';
 import { OperationManagementInterface } from '../../../app/framework/bulk/BulkManagementInterface.js';
-import { OperationConsumer } from '../../../app/framework/webapi/OperationConsumer.js';
+import { OperationConsumer } from '../../../app/framework/webapi-async/OperationConsumer.js';
 import { UnitOfWork } from '../../../app/framework/db/UnitOfWork.js';
 import { NoSuchEntityException } from '../../../app/framework/exception/LocalizedException.js';
 import { ServiceUnavailableException } from '../../../app/framework/exception/ServiceUnavailableException.js';
