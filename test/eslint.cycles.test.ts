@@ -30,7 +30,7 @@ describe('eslint.cycles.js (lint rule layering/cycles)', function () {
 
   describe('between files', () => {
     it('should fail an import that closes a loop, naming every file of it', async () => {
-      const file = 'app/framework/webapi/RouteTarget.ts';
+      const file = 'app/framework/webapi/RequestProcessorInterface.ts';
       const code = withLines(
         file,
         "import type { FrontController } from './FrontController.js';",
@@ -38,7 +38,11 @@ describe('eslint.cycles.js (lint rule layering/cycles)', function () {
       );
       const errors = await cycleErrors(file, code);
       expect(errors).to.deep.equal([
-        fileLoop('webapi/RouteTarget.ts', 'webapi/FrontController.ts', 'webapi/RouteTarget.ts'),
+        fileLoop(
+          'webapi/RequestProcessorInterface.ts',
+          'webapi/FrontController.ts',
+          'webapi/RequestProcessorInterface.ts',
+        ),
       ]);
     });
 
