@@ -27,7 +27,7 @@ import { ErrorRenderer } from '../framework/webapi/ErrorRenderer.js';
 import { FrontController } from '../framework/webapi/FrontController.js';
 import { REQUEST_PROCESSOR_POOL, RequestProcessorPool } from '../framework/webapi/RequestProcessorPool.js';
 import { RestRequestChecks } from '../framework/webapi/RestRequestChecks.js';
-import type { RouteTarget } from '../framework/webapi/RouteTarget.js';
+import type { RouteHandler } from '../framework/webapi/RouteHandler.js';
 import { RouteRegistry } from '../framework/webapi/RouteRegistry.js';
 import { generateSchema } from '../framework/webapi/SchemaGenerator.js';
 import { SchemaRequestProcessor, type SchemaSource } from '../framework/webapi/SchemaRequestProcessor.js';
@@ -52,8 +52,8 @@ export interface HttpAppDeps {
   readonly logger: Logger;
   /** Each checked route with the contract method it calls (start-up phase 4). */
   readonly routes: ReadonlyMap<RouteDefinition, MethodSpec>;
-  /** What a route calls (routeTarget.ts), the same one for the front controller and the async web API. */
-  routeTarget(route: RouteDefinition): RouteTarget;
+  /** A route's handler (RouteHandler.ts), the same one for the synchronous and the async web API (and the consumer). */
+  routeHandler(route: RouteDefinition): RouteHandler;
   /** For the schemas (`/rest/<scope>/schema`). */
   readonly extensionAttributes: ExtensionAttributesProcessor;
   /** A service contract's description, for the schema's tags. */
@@ -142,8 +142,8 @@ function requestProcessors(deps: HttpAppDeps): RequestProcessorPool {
     maxJsonDepth: config.maxJsonDepth,
     bodyTimeoutMs: config.bodyTimeoutMs,
   });
-  const registry = new RouteRegistry<RouteTarget>();
-  for (const route of routes.keys()) registry.add(route, deps.routeTarget(route));
+  const registry = new RouteRegistry<RouteHandler>();
+  for (const route of routes.keys()) registry.add(route, deps.routeHandler(route));
   const bulks = optional<BulkManagementInterface>(objectManager, BulkManagementInterface.name);
   const schemas = new Map<string, Record<string, unknown>>();
   const schema: SchemaSource = (scopeCode, services, host) => {
@@ -175,7 +175,7 @@ function requestProcessors(deps: HttpAppDeps): RequestProcessorPool {
     syncSchema: new SchemaRequestProcessor(schema),
     asyncSchema: new AsynchronousSchemaRequestProcessor(asyncSchema, bulks),
     async: new AsynchronousRequestProcessor(
-      [...routes.keys()].map((route) => [route, deps.routeTarget(route)] as [RouteDefinition, RouteTarget]),
+      [...routes.keys()].map((route) => deps.routeHandler(route)),
       bulks,
       checks,
       config.bulkMaxOperations,

@@ -127,7 +127,7 @@ async function startConsumer(
       queueName,
       operations: app.get<OperationManagementInterface>(OperationManagementInterface.name),
       routes: app.routes.keys(),
-      target: (route) => app.routeTarget(route),
+      handler: (route) => app.routeHandler(route),
       unitOfWork: new UnitOfWork(app.knex),
       logger: context.logger,
       batchSize: app.config.consumerBatchSize,

@@ -3,9 +3,9 @@
  * in the request processor pool: every path under `/async/`): every POST, PUT and DELETE route also
  * answers under `/async/V1/...` (one request) and `/async/bulk/V1/...` (a JSON array; path
  * parameters spelled `by<Param>`, each element carrying the parameter). The store, the caller
- * (the route's resources and scope, through the front controller's own authorize) and every
- * element's input are checked exactly as the synchronous route checks them, through the route's
- * own input mapper; one element that fails its input answers 400 for the whole request, nothing
+ * (the route's resources and scope, through the same RequestChecks as the synchronous route) and
+ * every element's input are checked exactly as the synchronous route checks them, through the
+ * route's own handler (RouteHandler.accept: its input mapper, then every step's accept()); one element that fails its input answers 400 for the whole request, nothing
  * queued (Magento's InputParamsResolver). Then the bulk is recorded and its operations queued,
  * and the answer is 202 with `bulk_uuid`, `request_items` and `errors`. A GET answers 400
  * `Specified request cannot be processed.`, as Magento's.
@@ -21,7 +21,7 @@ import { WebapiException } from '../webapi/WebapiException.js';
 import type { RouteDefinition } from '../config/WebapiConfig.js';
 import { QueueUnavailableError } from '../queue/QueueConnection.js';
 import { SERVICE_UNAVAILABLE, translateDatabaseError } from '../db/UnitOfWork.js';
-import type { RouteTarget } from '../webapi/RouteTarget.js';
+import type { RouteHandler } from '../webapi/RouteHandler.js';
 import { traceOf } from '../observability/RequestTrace.js';
 import { RouteRegistry } from '../webapi/RouteRegistry.js';
 import { assertQueryParameterCount, assertSafeStrings } from '../webapi/InputSafety.js';
@@ -58,7 +58,7 @@ export function bulkUrl(url: string): string {
 interface AsyncTarget {
   /** The route as webapi.xml declares it (the bulk registry holds the by<Param> spelling). */
   readonly definition: RouteDefinition;
-  readonly target: RouteTarget;
+  readonly handler: RouteHandler;
   /** The route's path parameter names. */
   readonly params: readonly string[];
 }
@@ -68,17 +68,19 @@ export class AsynchronousRequestProcessor implements RequestProcessorInterface {
   private readonly bulk = new RouteRegistry<AsyncTarget>();
 
   constructor(
-    routes: Iterable<[RouteDefinition, RouteTarget]>,
+    /** Every route's handler; those with async forms are served. */
+    handlers: Iterable<RouteHandler>,
     private readonly bulks: () => BulkManagementInterface | null,
     private readonly checks: RequestChecks,
     private readonly maxOperations = MAX_BULK_SIZE,
   ) {
-    for (const [definition, target] of routes) {
+    for (const handler of handlers) {
+      const definition = handler.route;
       // Anonymous routes (e.g. the admin token) stay synchronous: a guest could not read the bulk's status anyway.
       if (!hasAsyncForm(definition)) continue;
       const entry: AsyncTarget = {
         definition,
-        target,
+        handler,
         params: [...definition.url.matchAll(/\/:(\w+)/g)].map((m) => m[1]!),
       };
       this.single.add(definition, entry);
@@ -102,7 +104,7 @@ export class AsynchronousRequestProcessor implements RequestProcessorInterface {
       bulks && ASYNC_METHODS.has(req.method) ? (isBulk ? this.bulk : this.single).match(req.method, path) : null;
     if (!match) throw new WebapiException(404, NO_ROUTE);
     const { route, pathParams } = match;
-    const { definition, target, params: paramNames } = route.target;
+    const { definition, handler, params: paramNames } = route.target;
     // The request log and metrics name the async route's pattern and caller, as for a synchronous route.
     const trace = traceOf(req.res!);
     trace.route = `/async${isBulk ? '/bulk' : ''}${route.definition.url}`;
@@ -146,7 +148,7 @@ export class AsynchronousRequestProcessor implements RequestProcessorInterface {
               // The same character rules as the synchronous route.
               // The path parameters are keys of the element itself: checking the element names each once.
               assertSafeStrings({ pathParams: {}, body: own, query: undefined });
-              const args = target.mapper.map({ pathParams: params, body: own, query: undefined, placeholders });
+              const args = handler.accept({ pathParams: params, body: own, query: undefined, placeholders });
               operations.push(accepted(key, request(args)));
             } catch (error) {
               if (!(error instanceof LocalizedException) || httpStatusOf(error) !== 400) throw error;
@@ -163,7 +165,7 @@ export class AsynchronousRequestProcessor implements RequestProcessorInterface {
           assertQueryParameterCount(req.originalUrl);
           const query = req.method === 'DELETE' ? (req.query as Record<string, unknown>) : undefined;
           assertSafeStrings({ pathParams, body, query });
-          const args = target.mapper.map({
+          const args = handler.accept({
             pathParams,
             body: body as Record<string, unknown> | undefined,
             query,

@@ -1,7 +1,7 @@
 /**
  * The `async.operations.all` consumer: takes an operation message, replays the original request
- * through the same route target as the synchronous route (same input mapping result, plugins and
- * unit of work), with the store and caller of the original request, and records how it ended.
+ * through the same route handler as the synchronous route (RouteHandler.ts: the arguments the
+ * async web API accepted, the same steps, plugins and unit of work), with the store and caller of the original request, and records how it ended.
  *
  * Exactly-once effect under at-least-once delivery: the operation row is taken (`start`) and
  * marked complete inside the contract call's own transaction, so either both the call's writes
@@ -38,9 +38,8 @@ import {
   type DeliveryBatch,
   type QueueConnection,
 } from '../queue/QueueConnection.js';
-import type { RouteTarget } from '../webapi/RouteTarget.js';
+import type { RouteHandler } from '../webapi/RouteHandler.js';
 import { httpStatusOf } from '../webapi/ErrorProcessor.js';
-import { snakeCaseKeys } from '../webapi/naming.js';
 import type {
   OperationCompletion,
   OperationManagementInterface,
@@ -54,7 +53,8 @@ export interface OperationConsumerOptions {
   readonly queueName: string;
   readonly operations: OperationManagementInterface;
   readonly routes: Iterable<RouteDefinition>;
-  readonly target: (route: RouteDefinition) => RouteTarget;
+  /** Each route's handler, the one the web API uses (Application.routeHandler). */
+  readonly handler: (route: RouteDefinition) => RouteHandler;
   readonly unitOfWork: UnitOfWork;
   readonly logger: Logger;
   /** Backoff of transient failures, in ms (doubles each time). */
@@ -195,12 +195,11 @@ export class OperationConsumer {
           };
           await savepoint.set();
           try {
-            const result = await requestContext.run(operationContext, () =>
-              this.options.target(route).invoke(args.args),
-            );
+            const handler = this.options.handler(route);
+            const result = await requestContext.run(operationContext, () => handler.invoke(args.args));
             completions.push({
               operationId: operation.id,
-              result: snakeCaseKeys(result) ?? null,
+              result: handler.output(result) ?? null,
               message: success(route),
             });
           } catch (error) {
@@ -229,11 +228,9 @@ export class OperationConsumer {
       try {
         const route = this.route(operation); // throws when the request is missing or its route gone
         const request = operation.request!;
-        const target = this.options.target(route);
+        const handler = this.options.handler(route);
         const context: RequestContextData = { requestId: randomUUID(), store: request.store, caller: request.caller };
-        const args = target.prepare
-          ? await requestContext.run(context, () => target.prepare!([...request.args]))
-          : [...request.args];
+        const args = await requestContext.run(context, () => handler.prepare([...request.args]));
         prepared.set(operation.id, { args });
       } catch (error) {
         const failure = translateDatabaseError(error);
@@ -306,16 +303,16 @@ export class OperationConsumer {
   private async process(operation: StoredOperation): Promise<void> {
     const route = this.route(operation);
     const request = operation.request!;
-    const target = this.options.target(route);
+    const handler = this.options.handler(route);
     const context: RequestContextData = { requestId: randomUUID(), store: request.store, caller: request.caller };
     await requestContext.run(context, async () => {
-      // Before hooks run outside the transaction, as on the synchronous route.
-      const args = target.prepare ? await target.prepare([...request.args]) : [...request.args];
+      // Before steps (hooks) run outside the transaction, as on the synchronous route.
+      const args = await handler.prepare([...request.args]);
       await this.options.unitOfWork.run(async () => {
         // Taking the row is the transaction's first write: later deliveries wait here, then skip.
         if (!(await this.options.operations.start(operation.id))) return;
-        const result = await target.invoke(args);
-        await this.options.operations.complete(operation.id, snakeCaseKeys(result) ?? null, success(route));
+        const result = await handler.invoke(args);
+        await this.options.operations.complete(operation.id, handler.output(result) ?? null, success(route));
       });
     });
   }

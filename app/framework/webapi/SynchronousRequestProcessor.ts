@@ -8,20 +8,18 @@
 import { newRequestContext, requestContext } from '../context/RequestContext.js';
 import type { DatabaseHealth } from '../db/DatabaseHealth.js';
 import type { UnitOfWork } from '../db/UnitOfWork.js';
-import { translateDatabaseError } from '../db/UnitOfWork.js';
 import { traceOf } from '../observability/RequestTrace.js';
 import { assertQueryParameterCount, assertSafeStrings } from './InputSafety.js';
 import { applyFields, parseFields } from './PartialResponse.js';
 import type { RequestChecks, RequestProcessorInterface, RestRequest } from './RequestProcessorInterface.js';
 import type { RouteRegistry } from './RouteRegistry.js';
-import type { RouteTarget } from './RouteTarget.js';
-import { snakeCaseKeys } from './naming.js';
+import type { RouteHandler } from './RouteHandler.js';
 import { WebapiException } from './WebapiException.js';
 
 export const NO_ROUTE = 'Request does not match any route.';
 
 export interface SynchronousRequestProcessorOptions {
-  readonly routes: RouteRegistry<RouteTarget>;
+  readonly routes: RouteRegistry<RouteHandler>;
   readonly checks: RequestChecks;
   readonly unitOfWork: UnitOfWork;
   /** Told about writes that committed. */
@@ -50,31 +48,22 @@ export class SynchronousRequestProcessor implements RequestProcessorInterface {
       context.caller = await checks.authorize(req, route.definition, store, defaultScope);
       trace.caller = context.caller;
       const body = (await checks.readBody(req)) as Record<string, unknown> | undefined;
-      const target = route.target;
+      const handler = route.target;
       // The query parser drops parameters past its limit without a word: count them first.
       assertQueryParameterCount(req.originalUrl);
       // Express 5 parses the query string on every read of req.query: read it once.
       const query = req.query as Record<string, unknown>;
       assertSafeStrings({ pathParams, body, query });
-      const mapped = target.mapper.map({
+      const args = handler.accept({
         pathParams,
         body,
         query: req.method === 'GET' || req.method === 'DELETE' ? query : undefined,
         placeholders: checks.placeholders(store, context.caller),
         method: req.method,
       });
-      const args = target.prepare ? await target.prepare(mapped) : mapped;
-      const result = target.transactional
-        ? await this.options.unitOfWork
-            .run(() => target.invoke(args))
-            .then((value) => {
-              this.options.health?.writeSucceeded();
-              return value;
-            })
-        : await target.invoke(args).catch((error: unknown) => {
-            throw translateDatabaseError(error);
-          });
-      let output = snakeCaseKeys(result);
+      const { unitOfWork, health } = this.options;
+      const result = await handler.execute(args, unitOfWork, health && (() => health.writeSucceeded()));
+      let output = handler.output(result);
       const fields = typeof query.fields === 'string' ? parseFields(query.fields) : null;
       if (fields) output = applyFields(output, fields);
       return output === undefined ? null : output;
