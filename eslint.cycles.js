@@ -1,13 +1,15 @@
 /**
- * `layering/cycles` (on in eslint.config.js for app/): no import cycle between two files, nor
- * between two folders, each reported on every import that closes one, with the loop it closes:
+ * `layering/cycles` (on in eslint.config.js for app/, modules/ and the modules of test/fixtures/):
+ * no import cycle between two files, nor between two folders, each reported on every import that
+ * closes one, with the loop it closes:
  *   import cycle: app/framework/webapi/A.ts -> app/framework/webapi/B.ts -> app/framework/webapi/A.ts
  *   import cycle between folders: app/framework/webapi -> app/framework/bulk -> app/framework/webapi
  *     (app/framework/bulk/C.ts imports app/framework/webapi/D.ts)
  * A folder is the files directly in it (a subfolder is a folder of its own, so an import from a
- * subfolder back up into its parent closes a loop too). `import type` counts: a type in the wrong
- * file is what starts most loops. A loop is broken by moving the type or helper both sides need
- * into a file (or folder) below both.
+ * subfolder back up into its parent closes a loop too, unless the two are declared a pair: see
+ * `parentChildFolders` below). `import type` counts: a type in the wrong file is what starts most
+ * loops. A loop is broken by moving the type or helper both sides need into a file (or folder)
+ * below both.
  *
  * The framework's folders as they are, each importing only folders on the lines above it
  * (app/framework/index.ts, the public `#framework` API, imports from any):
@@ -26,9 +28,25 @@
  *                 queue, webapi): the async and bulk web API and the operation consumer
  * and above the framework: app/bootstrap, then app/cli/commands, app/cli, app/bin.
  *
- * Options: `roots`, the project-relative folders whose files form the graph (imports leaving them
- * are not followed); `allowedCycles`, lists of files that may still import each other in a loop,
- * each waiting for a change of its own (a loop through any other file is still reported).
+ * A module is held to the same: its folders (Api, Model, Console, Setup, Model/Purge...) import each
+ * other one way, Api/ at the bottom (a contract never imports its implementation), and another
+ * module only through that module's Api/ (layering/imports); code two modules share has a home
+ * below both (Dispensary_OutOfProcessExtensibility's Api/ for Webhooks and Eventing), not a
+ * re-export in one module's Api/ of its own Model/.
+ *
+ * Options:
+ *   - `roots`: the project-relative folders whose files form the graph (imports leaving them are
+ *     not followed);
+ *   - `parentChildFolders`: pairs [parent, child] of project-relative folders, the child inside the
+ *     parent, declared to be one piece split in two for reading: the pair counts as one folder, so
+ *     the two may import each other; a loop through any other folder, and any loop between two
+ *     files, is still reported. For a subfolder that is a part of its parent, not a layer below it:
+ *       parentChildFolders: [['modules/Dispensary/Integration/Model', 'modules/Dispensary/Integration/Model/Oauth']]
+ *     (OAuth's request verifier reads the token tables the parent's TokenGrants owns, and the
+ *     parent's TokenAuthorization calls the verifier). A pair whose child is not inside its parent
+ *     is refused (a mistake in the config, not a pair);
+ *   - `allowedCycles`: lists of files that may still import each other in a loop, each waiting for
+ *     a change of its own (a loop through any other file is still reported).
  *
  * Its own code rather than eslint-plugin-import-x's no-cycle: that finds file cycles only (the
  * folder ones need this graph anyway) and brings a resolver and ten more packages. Files other
@@ -46,12 +64,31 @@ const SOURCE = /\.(ts|mts|cts)$/;
 
 const toRelative = (absolute) => path.relative(ROOT, absolute).split(path.sep).join('/');
 const under = (relative, folder) => relative === folder || relative.startsWith(`${folder}/`);
-const folderOf = (relative) => path.posix.dirname(relative);
+
+/**
+ * A file's folder in the folder graph: its own, but the files directly in a declared child folder
+ * count as its parent's, so the pair is one node (the child's own subfolders stay folders of their own).
+ */
+function folderOfWith(parentChildFolders) {
+  for (const [parent, child] of parentChildFolders) {
+    if (!child.startsWith(`${parent}/`))
+      throw new Error(`layering/cycles: parentChildFolders: "${child}" is not a folder inside "${parent}"`);
+  }
+  return (relative) => {
+    const folder = path.posix.dirname(relative);
+    const pair = parentChildFolders.find(([, child]) => folder === child);
+    return pair ? pair[0] : folder;
+  };
+}
 
 /** The project-relative source file a relative import specifier lands on, or null. */
 function resolve(fromRelative, specifier) {
-  if (!specifier.startsWith('.')) return null;
-  const absolute = path.resolve(ROOT, path.dirname(fromRelative), specifier);
+  // `#modules/...` (package.json imports) is modules/... by another spelling.
+  const modules = specifier.startsWith('#modules/');
+  if (!specifier.startsWith('.') && !modules) return null;
+  const absolute = modules
+    ? path.resolve(ROOT, specifier.slice(1))
+    : path.resolve(ROOT, path.dirname(fromRelative), specifier);
   const candidates = [absolute, absolute.replace(/\.(m|c)?js$/, '.$1ts'), path.join(absolute, 'index.ts')];
   for (const candidate of candidates) {
     try {
@@ -115,7 +152,7 @@ function shortestPath(edges, start, goal) {
  * `ownTargets` it has as linted rather than as saved: file -> files, and folder -> folders with one
  * file import that makes each folder edge.
  */
-function importGraph(roots, file, ownTargets) {
+function importGraph(roots, file, ownTargets, folderOf) {
   const files = new Set(roots.flatMap(sourceFilesUnder));
   files.add(file);
   const inRoots = (target) => roots.some((root) => under(target, root));
@@ -146,6 +183,10 @@ const cyclesRule = {
         type: 'object',
         properties: {
           roots: { type: 'array', items: { type: 'string' } },
+          parentChildFolders: {
+            type: 'array',
+            items: { type: 'array', items: { type: 'string' }, minItems: 2, maxItems: 2 },
+          },
           allowedCycles: { type: 'array', items: { type: 'array', items: { type: 'string' } } },
         },
         additionalProperties: false,
@@ -153,7 +194,8 @@ const cyclesRule = {
     ],
   },
   create(context) {
-    const { roots = ['app'], allowedCycles = [] } = context.options[0] ?? {};
+    const { roots = ['app'], parentChildFolders = [], allowedCycles = [] } = context.options[0] ?? {};
+    const folderOf = folderOfWith(parentChildFolders);
     const file = toRelative(context.filename);
     if (!SOURCE.test(file) || !roots.some((root) => under(file, root))) return {};
     const imports = [];
@@ -171,7 +213,7 @@ const cyclesRule = {
       ImportExpression: collect,
       'Program:exit'() {
         if (imports.length === 0) return;
-        const graph = importGraph(roots, file, [...new Set(imports.map((i) => i.target))]);
+        const graph = importGraph(roots, file, [...new Set(imports.map((i) => i.target))], folderOf);
         const reported = new Set();
         for (const { node, target } of imports) {
           if (reported.has(target) || !graph.fileEdges.has(target)) continue;

@@ -1,7 +1,8 @@
 /**
  * The cycle lint rule (eslint.cycles.js, `layering/cycles`) through ESLint's own API and the
  * project's eslint.config.js: a loop planted in a file linted as if it sat in the tree (the other
- * files are read from disk) fails with the loop named; the tree as it is has none.
+ * files are read from disk) fails with the loop named, in app/ and in modules/; a declared
+ * parent-child folder pair may import each other, and only that pair; the tree as it is has none.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -120,8 +121,92 @@ describe('eslint.cycles.js (lint rule layering/cycles)', function () {
     });
   });
 
-  it('should find no loop in app/ as it is', async () => {
-    const results = await eslint.lintFiles(['app']);
+  describe('in modules/', () => {
+    const INTEGRATION = 'modules/Dispensary/Integration/Model';
+
+    it('should fail a module folder importing back from a folder that imports it (a contract importing its model)', async () => {
+      const file = 'modules/Dispensary/Webhooks/Api/Planted.ts';
+      const code = "export type { WebhookManagement } from '../Model/WebhookManagement.js';\n";
+      const errors = await cycleErrors(file, code);
+      expect(errors).to.have.length(1);
+      expect(errors[0]).to.match(
+        /^import cycle between folders: modules\/Dispensary\/Webhooks\/Api -> modules\/Dispensary\/Webhooks\/Model -> modules\/Dispensary\/Webhooks\/Api \(modules\/Dispensary\/Webhooks\/Model\/\w+\.ts imports modules\/Dispensary\/Webhooks\/Api\/\w+\.ts\)$/,
+      );
+    });
+
+    it('should fail an import loop between two files of a module', async () => {
+      const file = 'modules/Dispensary/Webhooks/Model/UrlPolicy.ts';
+      const code = withLines(
+        file,
+        "import type { WebhookTransport } from './WebhookTransport.js';",
+        'export type T = WebhookTransport;',
+      );
+      expect(await cycleErrors(file, code)).to.deep.equal([
+        'import cycle: modules/Dispensary/Webhooks/Model/UrlPolicy.ts -> modules/Dispensary/Webhooks/Model/WebhookTransport.ts -> modules/Dispensary/Webhooks/Model/UrlPolicy.ts',
+      ]);
+    });
+
+    it('should pass the declared parent-child pair importing each other (Integration/Model and Model/Oauth)', async () => {
+      const file = `${INTEGRATION}/Oauth/OauthRequestVerifier.ts`;
+      expect(await cycleErrors(file, saved(file))).to.deep.equal([]);
+      const parent = `${INTEGRATION}/TokenAuthorization.ts`;
+      expect(await cycleErrors(parent, saved(parent))).to.deep.equal([]);
+    });
+
+    it('should fail the same pair once it is no longer declared', async () => {
+      const undeclared = new ESLint({
+        cwd: PROJECT_ROOT,
+        ruleFilter: ({ ruleId }) => ruleId === 'layering/cycles',
+        overrideConfig: {
+          files: ['modules/**/*.ts'],
+          rules: { 'layering/cycles': ['error', { roots: ['app', 'modules', 'test/fixtures'] }] },
+        },
+      });
+      const file = `${INTEGRATION}/Oauth/OauthRequestVerifier.ts`;
+      const [result] = await undeclared.lintText(saved(file), { filePath: path.join(PROJECT_ROOT, file) });
+      const messages = result!.messages.map((m) => m.message);
+      expect(messages).to.have.length.above(0);
+      expect(messages[0]).to.match(
+        new RegExp(`^import cycle between folders: ${INTEGRATION}/Oauth -> ${INTEGRATION} -> ${INTEGRATION}/Oauth `),
+      );
+    });
+
+    it('should still fail a loop through the declared pair and a third folder', async () => {
+      // Model/Purge imports the parent (LoginFailurePurger reads LoginFailureLog): the child importing Purge closes a loop.
+      const file = `${INTEGRATION}/Oauth/Planted.ts`;
+      const code =
+        "import type { LoginFailurePurger } from '../Purge/LoginFailurePurger.js';\nexport type P = LoginFailurePurger;\n";
+      expect(await cycleErrors(file, code)).to.deep.equal([
+        `import cycle between folders: ${INTEGRATION} -> ${INTEGRATION}/Purge -> ${INTEGRATION}` +
+          ` (${INTEGRATION}/Purge/LoginFailurePurger.ts imports ${INTEGRATION}/LoginFailureLog.ts)`,
+      ]);
+    });
+
+    it('should refuse a declared pair whose child is not inside its parent', async () => {
+      const misdeclared = new ESLint({
+        cwd: PROJECT_ROOT,
+        ruleFilter: ({ ruleId }) => ruleId === 'layering/cycles',
+        overrideConfig: {
+          files: ['modules/**/*.ts'],
+          rules: {
+            'layering/cycles': [
+              'error',
+              { roots: ['modules'], parentChildFolders: [[INTEGRATION, 'modules/Dispensary/Webhooks/Model']] },
+            ],
+          },
+        },
+      });
+      const file = `${INTEGRATION}/TokenAuthorization.ts`;
+      const linted = misdeclared.lintText(saved(file), { filePath: path.join(PROJECT_ROOT, file) });
+      await linted.then(
+        () => expect.fail('a pair that is no parent and child was taken'),
+        (error: Error) => expect(error.message).to.contain('is not a folder inside'),
+      );
+    });
+  });
+
+  it('should find no loop in app/, modules/ and the fixture modules as they are', async () => {
+    const results = await eslint.lintFiles(['app', 'modules', 'test/fixtures']);
     const where = (file: string) => path.relative(PROJECT_ROOT, file);
     const found = results.flatMap((r) => r.messages.map((m) => `${where(r.filePath)}:${m.line}: ${m.message}`));
     expect(found).to.deep.equal([]);

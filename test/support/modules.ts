@@ -26,6 +26,7 @@ export const PROJECT_MODULES: readonly string[] = [
   'Dispensary_Catalog',
   'Dispensary_Eventing',
   'Dispensary_Integration',
+  'Dispensary_OutOfProcessExtensibility',
   'Dispensary_Recommendation',
   'Dispensary_Store',
   'Dispensary_Webhooks',

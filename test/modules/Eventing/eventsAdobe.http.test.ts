@@ -162,6 +162,18 @@ describe("Eventing: Adobe's semantics and the delivery routes (db queue)", funct
       expect(missing.status).to.equal(404);
     });
 
+    it('PUT /V1/eventing/eventSubscribe/:name should hold a rule value to the bound of a subscription (4096 characters)', async () => {
+      await subscribe({ name: ITEMS_ADDED, destination: receiver.url('/events') });
+      const update = (value: string) =>
+        admin().put(`/rest/V1/eventing/eventSubscribe/${ITEMS_ADDED}`, {
+          event: { rules: [{ field: 'recommendation.store_id', operator: 'equal', value }] },
+        });
+      const tooLong = await update('1'.repeat(4097));
+      expect(tooLong.status, JSON.stringify(tooLong.body)).to.equal(400);
+      const fits = await update('1'.repeat(4096));
+      expect(fits.status, JSON.stringify(fits.body)).to.equal(200);
+    });
+
     it("events:subscribe should take Adobe's spellings: --fields (repeated, or Adobe's JSON) and --rules='field|operator|value'", async () => {
       const sub = await w.d.t.cli(
         'events:subscribe',

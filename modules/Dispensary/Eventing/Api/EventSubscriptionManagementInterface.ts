@@ -1,4 +1,6 @@
 import { defineContract, Joi } from '#framework';
+import { payloadFieldsSchema, payloadRulesSchema } from '../../OutOfProcessExtensibility/Api/filterSettings.js';
+import type { PayloadField, PayloadRule } from '../../OutOfProcessExtensibility/Api/payloadFilters.js';
 
 /** An event subscription as Adobe's eventing routes spell it, with the destination URL of our own. */
 export interface EventSubscriptionData {
@@ -10,8 +12,8 @@ export interface EventSubscriptionData {
    * Dot paths into the event data: only these are sent (`items[].sku`: that field of every element of
    * the array `items`; `source`: where the value is read, `name` when absent). Empty, or `*`: all of it.
    */
-  fields: { name: string; source?: string }[];
-  rules: { field: string; operator: string; value?: string }[];
+  fields: PayloadField[];
+  rules: PayloadRule[];
   /** The http(s) URL events are POSTed to (same host rules and signing as webhooks). */
   destination: string;
   /** Adobe's priority events: sent through their own queue (`event.delivery.priority`), ahead of the others. */
@@ -55,20 +57,8 @@ const EVENT_NAME = Joi.string()
 export const eventSubscriptionSchema = Joi.object({
   name: EVENT_NAME.required(),
   parent: EVENT_NAME.allow(null).default(null),
-  fields: Joi.array()
-    .items(Joi.object({ name: Joi.string().max(255).required(), source: Joi.string().max(255) }))
-    .max(100)
-    .default([]),
-  rules: Joi.array()
-    .items(
-      Joi.object({
-        field: Joi.string().max(255).required(),
-        operator: Joi.string().max(32).required(),
-        value: Joi.alternatives(Joi.string().allow('').max(4096), Joi.number(), Joi.boolean()),
-      }),
-    )
-    .max(100)
-    .default([]),
+  fields: payloadFieldsSchema.default([]),
+  rules: payloadRulesSchema.default([]),
   destination: Joi.string().max(2048).required(),
   priority: Joi.boolean().default(false),
   format: Joi.string()
@@ -81,18 +71,9 @@ export const eventSubscriptionSchema = Joi.object({
 export const eventSubscriptionUpdateSchema = Joi.object({
   name: EVENT_NAME,
   parent: EVENT_NAME.allow(null),
-  fields: Joi.array()
-    .items(Joi.object({ name: Joi.string().max(255).required(), source: Joi.string().max(255) }))
-    .max(100),
-  rules: Joi.array()
-    .items(
-      Joi.object({
-        field: Joi.string().max(255).required(),
-        operator: Joi.string().max(32).required(),
-        value: Joi.alternatives(Joi.string().allow(''), Joi.number(), Joi.boolean()),
-      }),
-    )
-    .max(100),
+  // The same bounds as a subscription's (a rule value of an update was once not held to 4096 characters).
+  fields: payloadFieldsSchema,
+  rules: payloadRulesSchema,
   destination: Joi.string().max(2048),
   priority: Joi.boolean(),
   format: Joi.string().valid(...EVENT_FORMATS),

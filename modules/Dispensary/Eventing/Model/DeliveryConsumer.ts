@@ -10,7 +10,7 @@ import {
   type QueueConnection,
   type QueueConsumer,
 } from '#framework';
-import type { WebhookTransport } from '../../Webhooks/Api/payloadFilters.js';
+import type { WebhookTransportInterface as WebhookTransport } from '../../Webhooks/Api/WebhookTransportInterface.js';
 import { contentTypeOf } from './Envelope.js';
 import { EVENT_TOPICS, EventQueue, parseEventMessage, type EventMessage } from './EventQueue.js';
 import { Outbox, type OutboxRow } from './Outbox.js';

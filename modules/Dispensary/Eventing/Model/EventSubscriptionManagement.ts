@@ -4,7 +4,12 @@ import {
   type EventSubscriptionData,
   type EventSubscriptionManagementInterface,
 } from '../Api/EventSubscriptionManagementInterface.js';
-import { filterProblem, generateSecret, isContextPath, settingException } from '../../Webhooks/Api/payloadFilters.js';
+import {
+  filterProblem,
+  refuseContextPaths,
+  settingException,
+} from '../../OutOfProcessExtensibility/Api/filterSettings.js';
+import { generateSecret } from '../../OutOfProcessExtensibility/Api/Signature.js';
 import { SubscriptionRegistry } from './SubscriptionRegistry.js';
 import { SubscriptionRepository } from './SubscriptionRepository.js';
 
@@ -70,12 +75,7 @@ export class EventSubscriptionManagement implements EventSubscriptionManagementI
     // Paths, operators, RE2 regexes (the same check as io_events.xml's): a 400 naming the field.
     const problem = filterProblem(definition);
     if (problem) throw settingException('event', problem);
-    // Adobe's context_* values are Magento's PHP objects: absent here, refused rather than sent empty.
-    for (const field of definition.fields)
-      if (isContextPath(field.source ?? field.name))
-        throw InputException.invalidFieldValue('event.fields.source', field.source ?? field.name);
-    for (const rule of definition.rules)
-      if (isContextPath(rule.field)) throw InputException.invalidFieldValue('event.rules.field', rule.field);
+    refuseContextPaths('event', definition);
   }
 
   async unsubscribe(name: string): Promise<boolean> {

@@ -18,32 +18,21 @@
  * run-time subscription of that name replaces it. Read once, at start-up (ConfigReaderList): any
  * mistake stops start-up naming the file and element.
  */
+import { ConfigError, checkElement, parseBooleanAttr, readModuleXmlFiles, type ModuleDefinition } from '#framework';
+import { filterProblem, xmlSecretSchema } from '../../OutOfProcessExtensibility/Api/filterSettings.js';
 import {
-  ConfigError,
-  checkElement,
-  Joi,
-  parseBooleanAttr,
-  readModuleXmlFiles,
-  type ModuleDefinition,
-} from '#framework';
-import {
-  filterProblem,
   mergedValues,
-  mergeXmlFields,
-  mergeXmlRules,
-  type Merged,
-  type XmlField,
-  type XmlRule,
-  xmlElementOf,
-} from '../../Webhooks/Api/payloadFilters.js';
+  mergeXmlFilters,
+  xmlSettingError,
+  type XmlFilters,
+} from '../../OutOfProcessExtensibility/Api/xmlFilters.js';
 import { eventSubscriptionSchema, type EventSubscriptionData } from '../Api/EventSubscriptionManagementInterface.js';
 import type { Subscription } from './Subscription.js';
 
-interface Declared {
+/** One event as the files declared it so far, before it is checked. */
+interface Declared extends XmlFilters {
   file: string;
   attrs: Record<string, string>;
-  fields: Merged<XmlField>;
-  rules: Merged<XmlRule>;
 }
 
 export function readIoEventsXml(modules: readonly ModuleDefinition[]): Subscription[] {
@@ -65,10 +54,7 @@ export function readIoEventsXml(modules: readonly ModuleDefinition[]): Subscript
       const current = declared.get(name) ?? { file, attrs: {}, fields: new Map(), rules: new Map() };
       current.file = file;
       Object.assign(current.attrs, event.attrs);
-      for (const child of event.children) {
-        if (child.name === 'fields') mergeXmlFields(child, current.fields, file);
-        else mergeXmlRules(child, current.rules, file);
-      }
+      for (const child of event.children) mergeXmlFilters(child, current, file);
       declared.set(name, current);
     }
   }
@@ -86,28 +72,22 @@ function checkEvent({ file, attrs, fields, rules }: Declared): Subscription {
     throw new ConfigError(`${where}: needs a destination (the http(s) URL the events are POSTed to)`);
   if (!attrs.secret)
     throw new ConfigError(`${where}: needs a signing secret (secret="env:NAME" or secret="whsec_...")`);
-  const { value, error } = eventSubscriptionSchema
-    .keys({
-      secret: Joi.string()
-        .pattern(/^(env:[A-Za-z_][A-Za-z0-9_]*|whsec_.+)$/)
-        .required(),
-    })
-    .validate(
-      {
-        name: attrs.name,
-        parent: attrs.parent,
-        fields: mergedValues(fields),
-        rules: mergedValues(rules),
-        destination: attrs.destination,
-        priority: parseBooleanAttr(attrs.priority, file, `event "${attrs.name}": priority`),
-        format: attrs.format,
-        secret: attrs.secret,
-      },
-      { errors: { wrap: { label: false } } },
-    );
+  const { value, error } = eventSubscriptionSchema.keys({ secret: xmlSecretSchema }).validate(
+    {
+      name: attrs.name,
+      parent: attrs.parent,
+      fields: mergedValues(fields),
+      rules: mergedValues(rules),
+      destination: attrs.destination,
+      priority: parseBooleanAttr(attrs.priority, file, `event "${attrs.name}": priority`),
+      format: attrs.format,
+      secret: attrs.secret,
+    },
+    { errors: { wrap: { label: false } } },
+  );
   if (error) throw new ConfigError(`${where}: ${error.message}`);
   const { secret, ...definition } = value as EventSubscriptionData & { secret: string };
   const problem = filterProblem(definition);
-  if (problem) throw new ConfigError(`${where}: ${xmlElementOf(problem)}: ${problem.reason}`);
+  if (problem) throw xmlSettingError(where, problem);
   return { ...definition, secret, source: file };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ConnectionProvider, FrameworkServices, inject, injectable, type Knex } from '#framework';
-import { selectFields } from '../../Webhooks/Api/payloadFilters.js';
+import { selectFields } from '../../OutOfProcessExtensibility/Api/payloadFilters.js';
 import { envelope } from './Envelope.js';
 import type { Subscription } from './Subscription.js';
 

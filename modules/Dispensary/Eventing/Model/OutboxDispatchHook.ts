@@ -1,5 +1,5 @@
 import { inject, injectable, type DispatchHook } from '#framework';
-import { rulesHold } from '../../Webhooks/Api/payloadFilters.js';
+import { rulesHold } from '../../OutOfProcessExtensibility/Api/payloadFilters.js';
 import { Outbox } from './Outbox.js';
 import { SubscriptionRegistry } from './SubscriptionRegistry.js';
 

@@ -1,4 +1,6 @@
 import { defineContract, Joi } from '#framework';
+import { payloadFieldsSchema, payloadRulesSchema } from '../../OutOfProcessExtensibility/Api/filterSettings.js';
+import type { PayloadField, PayloadRule } from '../../OutOfProcessExtensibility/Api/payloadFilters.js';
 
 /** A hook as Adobe's REST routes spell it (`GET /V1/webhooks/list` answers these). */
 export interface WebhookData {
@@ -18,8 +20,8 @@ export interface WebhookData {
   fallback_error_message: string | null;
   /** Seconds an answer is kept for an identical payload; 0: not cached; at most MAX_TTL_SECONDS. */
   ttl: number;
-  fields: { name: string; source?: string }[];
-  rules: { field: string; operator: string; value?: string }[];
+  fields: PayloadField[];
+  rules: PayloadRule[];
   headers: { name: string; value: string }[];
   /** Where it was declared: `api` or the webhooks.xml file. */
   source?: string;
@@ -65,20 +67,8 @@ export const webhookSchema = Joi.object({
   method: Joi.string().valid('', 'POST', 'PUT', 'PATCH', 'post', 'put', 'patch').default('POST'),
   fallback_error_message: Joi.string().max(1024).allow(null).default(null),
   ttl: Joi.number().integer().min(0).max(MAX_TTL_SECONDS).default(0),
-  fields: Joi.array()
-    .items(Joi.object({ name: Joi.string().max(255).required(), source: Joi.string().max(255) }))
-    .max(100)
-    .default([]),
-  rules: Joi.array()
-    .items(
-      Joi.object({
-        field: Joi.string().max(255).required(),
-        operator: Joi.string().max(32).required(),
-        value: Joi.alternatives(Joi.string().allow('').max(4096), Joi.number(), Joi.boolean()),
-      }),
-    )
-    .max(100)
-    .default([]),
+  fields: payloadFieldsSchema.default([]),
+  rules: payloadRulesSchema.default([]),
   headers: Joi.array()
     .items(
       Joi.object({

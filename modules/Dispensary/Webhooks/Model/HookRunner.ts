@@ -11,8 +11,9 @@ import { AnswerCache } from './AnswerCache.js';
 import { hookKey, hookLabel, resolveEnvPlaceholders, secretOf, type Hook } from './Hook.js';
 import { HookRegistry } from './HookRegistry.js';
 import { send } from './HttpSender.js';
-import { applyOperation, parseOperations, rulesHold, selectFields, type Operation } from './payload.js';
-import { signatureHeaders } from './Signature.js';
+import { rulesHold, selectFields } from '../../OutOfProcessExtensibility/Api/payloadFilters.js';
+import { signatureHeaders } from '../../OutOfProcessExtensibility/Api/Signature.js';
+import { applyOperation, parseOperations, type Operation } from './payload.js';
 import { UrlPolicy } from './UrlPolicy.js';
 import { WebhookMetrics } from './WebhookMetrics.js';
 

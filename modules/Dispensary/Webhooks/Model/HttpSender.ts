@@ -3,6 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { UrlPolicy } from './UrlPolicy.js';
+import type { SendResult } from '../Api/WebhookTransportInterface.js';
 
 export interface SendRequest {
   readonly url: URL;
@@ -11,17 +12,6 @@ export interface SendRequest {
   readonly body: string;
   readonly timeoutMs: number;
 }
-
-export type SendResult =
-  | {
-      kind: 'answer';
-      status: number;
-      body: string;
-      /** The answer's `Retry-After` header, when it has one (event delivery honours it on 429 and 503). */
-      retryAfter?: string;
-    }
-  | { kind: 'timeout' }
-  | { kind: 'error'; reason: string };
 
 /** Largest answer read; a longer one is a failure (garbage). */
 const MAX_ANSWER_BYTES = 1024 * 1024;

@@ -1,18 +1,11 @@
-import {
-  FrameworkServices,
-  inject,
-  injectable,
-  InputException,
-  LocalizedException,
-  type HookPointList,
-} from '#framework';
+import { FrameworkServices, inject, injectable, LocalizedException, type HookPointList } from '#framework';
 import { carriesCredentials, pluginHookName } from './hookNames.js';
 import type { SubscribedWebhook, WebhookData, WebhookManagementInterface } from '../Api/WebhookManagementInterface.js';
 import { hasEnvPlaceholder, listedHook } from './Hook.js';
 import { HookRegistry } from './HookRegistry.js';
-import { hookSettingsProblem, settingException } from './hookSettings.js';
-import { isContextPath } from './xmlFilters.js';
-import { generateSecret } from './Signature.js';
+import { refuseContextPaths, settingException } from '../../OutOfProcessExtensibility/Api/filterSettings.js';
+import { generateSecret } from '../../OutOfProcessExtensibility/Api/Signature.js';
+import { hookSettingsProblem } from './hookSettings.js';
 import { SubscriptionRepository } from './SubscriptionRepository.js';
 import { UrlPolicy } from './UrlPolicy.js';
 
@@ -35,12 +28,7 @@ export class WebhookManagement implements WebhookManagementInterface {
     // Paths, operators, RE2 regexes, header names and values (the same check as webhooks.xml's).
     const problem = hookSettingsProblem(definition);
     if (problem) throw settingException('webhook', problem);
-    // Adobe's context_* values are Magento's PHP objects: absent here, refused rather than sent empty.
-    for (const field of definition.fields)
-      if (isContextPath(field.source ?? field.name))
-        throw InputException.invalidFieldValue('webhook.fields.source', field.source ?? field.name);
-    for (const rule of definition.rules)
-      if (isContextPath(rule.field)) throw InputException.invalidFieldValue('webhook.rules.field', rule.field);
+    refuseContextPaths('webhook', definition);
     const secret = given ?? generateSecret();
     await this.subscriptions.save(definition, secret);
     this.registry.invalidate();

@@ -1,27 +1,15 @@
 import { inject, injectable } from '#framework';
-import { send, type SendResult } from './HttpSender.js';
-import { signatureHeaders } from './Signature.js';
+import { signatureHeaders } from '../../OutOfProcessExtensibility/Api/Signature.js';
+import type { SendResult, SignedRequest, WebhookTransportInterface } from '../Api/WebhookTransportInterface.js';
+import { send } from './HttpSender.js';
 import { UrlPolicy } from './UrlPolicy.js';
-
-export interface SignedRequest {
-  readonly url: string;
-  readonly body: string;
-  /** `webhook-id`: stable across retries of the same message, so receivers can drop duplicates. */
-  readonly id: string;
-  readonly secret: string;
-  readonly timeoutMs: number;
-  readonly method?: string;
-  readonly headers?: Readonly<Record<string, string>>;
-  /** The body's content type (default application/json; CloudEvents: application/cloudevents+json). */
-  readonly contentType?: string;
-}
 
 /**
  * One signed call (Standard Webhooks headers) to a URL the policy allows: what event delivery
  * (Dispensary_Eventing) uses, by name, so both modules call out the same way.
  */
 @injectable()
-export class WebhookTransport {
+export class WebhookTransport implements WebhookTransportInterface {
   constructor(@inject('Dispensary\\Webhooks\\Model\\UrlPolicy') private readonly urls: UrlPolicy) {}
 
   async post(request: SignedRequest): Promise<SendResult | { kind: 'refused'; reason: string }> {

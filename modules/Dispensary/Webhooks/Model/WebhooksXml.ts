@@ -28,38 +28,34 @@
 import {
   ConfigError,
   checkElement,
-  Joi,
   parseBooleanAttr,
   readModuleXmlFiles,
   type ModuleDefinition,
   type XmlElement,
 } from '#framework';
 
+import { xmlSecretSchema } from '../../OutOfProcessExtensibility/Api/filterSettings.js';
+import {
+  mergedValues,
+  mergeXmlFilters,
+  xmlSettingError,
+  type Merged,
+  type XmlFilters,
+  type XmlHeader,
+} from '../../OutOfProcessExtensibility/Api/xmlFilters.js';
 import { webhookSchema, type WebhookData } from '../Api/WebhookManagementInterface.js';
 import { hookKey, type Hook } from './Hook.js';
 import { carriesCredentials } from './hookNames.js';
-import { hookSettingsProblem, xmlElementOf } from './hookSettings.js';
-import {
-  mergedValues,
-  mergeXmlFields,
-  mergeXmlHeaders,
-  mergeXmlRules,
-  type Merged,
-  type XmlField,
-  type XmlHeader,
-  type XmlRule,
-} from './xmlFilters.js';
+import { hookSettingsProblem } from './hookSettings.js';
 
 /** One hook as the files declared it so far, before it is checked. */
-interface Declared {
+interface Declared extends XmlFilters {
   file: string;
   method: string;
   type: string;
   batch: string;
   batchOrder?: string;
   attrs: Record<string, string>;
-  fields: Merged<XmlField>;
-  rules: Merged<XmlRule>;
   headers: Merged<XmlHeader>;
 }
 
@@ -147,11 +143,7 @@ function declareHook(
   current.file = file;
   if (batch.attrs.order !== undefined) current.batchOrder = batch.attrs.order;
   Object.assign(current.attrs, hook.attrs);
-  for (const child of hook.children) {
-    if (child.name === 'fields') mergeXmlFields(child, current.fields, file);
-    else if (child.name === 'rules') mergeXmlRules(child, current.rules, file);
-    else if (child.name === 'headers') mergeXmlHeaders(child, current.headers, file);
-  }
+  for (const child of hook.children) mergeXmlFilters(child, current, file);
   declared.set(key, current);
 }
 
@@ -165,37 +157,31 @@ function checkHook(hook: Declared): Hook {
   if (!secret) throw new ConfigError(`${where}: needs a signing secret (secret="env:NAME" or secret="whsec_...")`);
   if (carriesCredentials(hook.method))
     throw new ConfigError(`${where}: this method's arguments or answer are credentials and cannot be hooked`);
-  const { value, error } = webhookSchema
-    .keys({
-      secret: Joi.string()
-        .pattern(/^(env:[A-Za-z_][A-Za-z0-9_]*|whsec_.+)$/)
-        .required(),
-    })
-    .validate(
-      {
-        webhook_method: hook.method,
-        webhook_type: hook.type,
-        batch_name: hook.batch,
-        batch_order: number(hook.batchOrder),
-        hook_name: attrs.name,
-        url: attrs.url,
-        priority: number(attrs.priority),
-        required: parseBooleanAttr(attrs.required, file, `hook "${attrs.name}" of ${hook.method}: required`),
-        soft_timeout: number(attrs.softTimeout),
-        timeout: number(attrs.timeout),
-        method: attrs.method,
-        fallback_error_message: attrs.fallbackErrorMessage,
-        ttl: number(attrs.ttl),
-        fields: mergedValues(hook.fields),
-        rules: mergedValues(hook.rules),
-        headers: mergedValues(hook.headers),
-        secret,
-      },
-      { errors: { wrap: { label: false } } },
-    );
+  const { value, error } = webhookSchema.keys({ secret: xmlSecretSchema }).validate(
+    {
+      webhook_method: hook.method,
+      webhook_type: hook.type,
+      batch_name: hook.batch,
+      batch_order: number(hook.batchOrder),
+      hook_name: attrs.name,
+      url: attrs.url,
+      priority: number(attrs.priority),
+      required: parseBooleanAttr(attrs.required, file, `hook "${attrs.name}" of ${hook.method}: required`),
+      soft_timeout: number(attrs.softTimeout),
+      timeout: number(attrs.timeout),
+      method: attrs.method,
+      fallback_error_message: attrs.fallbackErrorMessage,
+      ttl: number(attrs.ttl),
+      fields: mergedValues(hook.fields),
+      rules: mergedValues(hook.rules),
+      headers: mergedValues(hook.headers),
+      secret,
+    },
+    { errors: { wrap: { label: false } } },
+  );
   if (error) throw new ConfigError(`${where}: ${error.message}`);
   const { secret: checked, ...definition } = value as WebhookData & { secret: string };
   const problem = hookSettingsProblem(definition);
-  if (problem) throw new ConfigError(`${where}: ${xmlElementOf(problem)}: ${problem.reason}`);
+  if (problem) throw xmlSettingError(where, problem);
   return { ...definition, secret: checked, source: file };
 }

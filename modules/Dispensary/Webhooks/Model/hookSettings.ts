@@ -1,11 +1,11 @@
 /**
- * The checks of a hook's or event subscription's settings that its schema cannot make, run when it
- * is subscribed (REST, CLI: a 400 naming the field) and when webhooks.xml/io_events.xml is read at
- * start-up (naming the file and element): a setting that passes cannot make a matching request fail.
+ * The checks of a hook's settings that its schema cannot make, run when it is subscribed (REST,
+ * CLI: a 400 naming the field) and when webhooks.xml is read at start-up (naming the file and
+ * element): its `fields` and `rules` as an event subscription's (filterProblem), and its
+ * `headers`. A setting that passes cannot make a matching request fail.
  */
-import { InputException } from '#framework';
+import { filterProblem, type SettingProblem } from '../../OutOfProcessExtensibility/Api/filterSettings.js';
 import type { WebhookData } from '../Api/WebhookManagementInterface.js';
-import { filterProblem, type SettingProblem } from './payload.js';
 
 /** Headers the service sets itself, or that frame the request: a hook cannot give them. */
 export const RESERVED_HEADERS: ReadonlySet<string> = new Set([
@@ -51,27 +51,4 @@ export function hookSettingsProblem(
       };
   }
   return null;
-}
-
-/** Magento's invalid-field message, with the reason: `Invalid value of "%value" provided for the %fieldName field: %reason`. */
-export function settingException(prefix: string, problem: SettingProblem): InputException {
-  return new InputException([
-    {
-      phrase: 'Invalid value of "%value" provided for the %fieldName field: %reason',
-      parameters: {
-        fieldName: `${prefix}.${problem.field}`,
-        value: typeof problem.value === 'string' ? problem.value : String(problem.value),
-        reason: problem.reason,
-      },
-    },
-  ]);
-}
-
-/** How a webhooks.xml/io_events.xml element is named in a start-up error: `<rule> 2 (field "...")`. */
-export function xmlElementOf(problem: SettingProblem): string {
-  const match = /^(fields|rules|headers)\[(\d+)\]\.(\w+)$/.exec(problem.field);
-  if (!match) return problem.field;
-  const element = { fields: 'field', rules: 'rule', headers: 'header' }[match[1] as 'fields' | 'rules' | 'headers'];
-  const attribute = match[1] === 'headers' && match[3] === 'value' ? 'text' : `${match[3]}`;
-  return `<${element}> ${Number(match[2]) + 1} (${attribute} "${String(problem.value)}")`;
 }

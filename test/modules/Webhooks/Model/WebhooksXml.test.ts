@@ -12,7 +12,10 @@ import { Application, type ApplicationOptions } from '../../../../app/bootstrap/
 import { PROJECT_ROOT } from '../../../../app/bootstrap/paths.js';
 import type { Subscription } from '../../../../modules/Dispensary/Eventing/Model/Subscription.js';
 import type { Hook } from '../../../../modules/Dispensary/Webhooks/Model/Hook.js';
-import { rulesHold, selectFields } from '../../../../modules/Dispensary/Webhooks/Model/payload.js';
+import {
+  rulesHold,
+  selectFields,
+} from '../../../../modules/Dispensary/OutOfProcessExtensibility/Api/payloadFilters.js';
 import { ModuleTree, configXml, expectConfigError } from '../../../framework/support/moduleTree.js';
 import { PROJECT_MODULE_SOURCES } from '../../../support/modules.js';
 

@@ -13,17 +13,11 @@
  * element rather than being ignored (docs/magento-differences.md).
  */
 import { ConfigError, checkElement, parseBooleanAttr, type XmlElement } from '#framework';
-import { RULE_OPERATORS } from './payload.js';
+import { isContextPath, xmlElementOf, type SettingProblem } from './filterSettings.js';
+import { RULE_OPERATORS, type PayloadField, type PayloadRule } from './payloadFilters.js';
 
-export interface XmlField {
-  name: string;
-  source?: string;
-}
-export interface XmlRule {
-  field: string;
-  operator: string;
-  value?: string;
-}
+export type XmlField = PayloadField;
+export type XmlRule = PayloadRule;
 export interface XmlHeader {
   name: string;
   value: string;
@@ -31,9 +25,6 @@ export interface XmlHeader {
 
 /** Entries by identity, in declaration order; `null`: removed by a later declaration. */
 export type Merged<T> = Map<string, T | null>;
-
-/** Whether a field or rule path names one of Adobe's `context_*` values (Magento's PHP objects, absent here). */
-export const isContextPath = (path: string): boolean => /^context_/.test(path);
 
 function refuseContext(path: string, file: string, where: string): void {
   if (isContextPath(path))
@@ -118,6 +109,25 @@ export function mergeXmlHeaders(headers: XmlElement, into: Merged<XmlHeader>, fi
         : { name, value: h.text },
     );
   }
+}
+
+/** The `<fields>`, `<rules>` (and, for a hook, `<headers>`) of one hook or event, merged across files. */
+export interface XmlFilters {
+  readonly fields: Merged<XmlField>;
+  readonly rules: Merged<XmlRule>;
+  readonly headers?: Merged<XmlHeader>;
+}
+
+/** Merges a `<fields>`, `<rules>` or `<headers>` element into `into` (the element's checkElement has named the children allowed). */
+export function mergeXmlFilters(element: XmlElement, into: XmlFilters, file: string): void {
+  if (element.name === 'fields') mergeXmlFields(element, into.fields, file);
+  else if (element.name === 'rules') mergeXmlRules(element, into.rules, file);
+  else if (element.name === 'headers' && into.headers) mergeXmlHeaders(element, into.headers, file);
+}
+
+/** A start-up error for a setting of a webhooks.xml/io_events.xml entry refused: where, the element, why. */
+export function xmlSettingError(where: string, problem: SettingProblem): ConfigError {
+  return new ConfigError(`${where}: ${xmlElementOf(problem)}: ${problem.reason}`);
 }
 
 export function mergedValues<T>(merged: Merged<T>): T[] {
