@@ -9,7 +9,7 @@ import { InvalidArgumentError } from 'commander';
 import { Application, type ApplicationOptions } from '../bootstrap/Application.js';
 import { OperationManagementInterface } from '../framework/bulk/BulkManagementInterface.js';
 import type { ConsoleCommand, Print } from '../framework/console/ConsoleCommand.js';
-import { OperationConsumer } from '../framework/webapi/OperationConsumer.js';
+import { OperationConsumer } from '../framework/webapi-async/OperationConsumer.js';
 import { UnitOfWork } from '../framework/db/UnitOfWork.js';
 import type { ConsumerList } from '../framework/queue/ConsumerList.js';
 import type { Logger } from '../framework/logging/logger.js';
@@ -127,7 +127,7 @@ async function startConsumer(
       queueName,
       operations: app.get<OperationManagementInterface>(OperationManagementInterface.name),
       routes: app.routes.keys(),
-      target: (route) => app.routeTarget(route),
+      handler: (route) => app.routeHandler(route),
       unitOfWork: new UnitOfWork(app.knex),
       logger: context.logger,
       batchSize: app.config.consumerBatchSize,
