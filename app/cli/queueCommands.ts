@@ -16,6 +16,7 @@ import type { Logger } from '../framework/logging/logger.js';
 import { ConsumerLease } from '../framework/queue/ConsumerLease.js';
 import { ASYNC_OPERATIONS_CONSUMER, topology } from '../framework/queue/Topology.js';
 import { closeServer, serveConsumerMetrics } from './consumerMetrics.js';
+import { guardProcess } from '../bootstrap/processGuard.js';
 
 export interface QueueCommandContext {
   readonly options: ApplicationOptions;
@@ -104,6 +105,9 @@ async function startConsumer(
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+  // A consumer runs module code on untrusted answers (event receivers): an error escaping it is
+  // logged and the consumer goes on, as the server does (app/bootstrap/processGuard.ts).
+  guardProcess(context.logger);
   let metricsServer: Awaited<ReturnType<typeof serveConsumerMetrics>> | undefined;
   try {
     const fromEnv = process.env.METRICS_PORT;
