@@ -3,8 +3,8 @@
  * no import cycle between two files, nor between two folders, each reported on every import that
  * closes one, with the loop it closes:
  *   import cycle: app/framework/webapi/A.ts -> app/framework/webapi/B.ts -> app/framework/webapi/A.ts
- *   import cycle between folders: app/framework/webapi -> app/framework/bulk -> app/framework/webapi
- *     (app/framework/bulk/C.ts imports app/framework/webapi/D.ts)
+ *   import cycle between folders: app/framework/webapi-async -> app/framework/bulk -> app/framework/webapi-async
+ *     (app/framework/bulk/C.ts imports app/framework/webapi-async/D.ts)
  * A folder is the files directly in it (a subfolder is a folder of its own, so an import from a
  * subfolder back up into its parent closes a loop too, unless the two are declared a pair: see
  * `parentChildFolders` below). `import type` counts: a type in the wrong file is what starts most
@@ -22,8 +22,10 @@
  *   compile (config, event, extension, module, xml)
  *   api/search (contract, db, exception); bulk, store (context, contract); queue, setup (db, logging);
  *   shared, observability (context, logging)
- *   webapi (api/search, bulk, config, context, contract, db, exception, extension, logging,
- *           observability, queue, store)
+ *   webapi (api, api/search, config, context, contract, db, exception, extension, logging,
+ *           observability, store): the web layer, which never imports webapi-async
+ *   webapi-async (bulk, config, context, contract, db, exception, extension, logging, observability,
+ *                 queue, webapi): the async and bulk web API and the operation consumer
  * and above the framework: app/bootstrap, then app/cli/commands, app/cli, app/bin.
  *
  * A module is held to the same: its folders (Api, Model, Console, Setup, Model/Purge...) import each

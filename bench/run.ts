@@ -34,10 +34,11 @@
  * --scenario webhooks [--requests N] [--events N]: the latency of one before-webhook on Add Items
  * and the event delivery rate with 1 and 2 consumers (bench/lib/webhooksBench.ts), written to
  * var/bench/webhooks-results.{json,md}.
- * --scenario events [--events N] [--entities N]: event delivery across entities (2000 events over
- * 200 recommendations by default) with 1 and 2 consumers, events/s and the p99 from commit to
- * delivery (bench/lib/eventsBench.ts), written to var/bench/events-results.{json,md}; run it with
- * DATABASE_URL=postgres://... (BENCHMARKS.md).
+ * --scenario events [--events N] [--entities N] [--rounds N] [--receiver-delay-ms MS] [--statements]
+ * [--profile-consumers]: event delivery across entities (2000 events over 200 recommendations by
+ * default) with 1 and 2 consumers, N rounds interleaved (default 3), events/s, the p50/p99 from
+ * commit to delivery and the median ratio (bench/lib/eventsBench.ts), written to
+ * var/bench/events-results.{json,md}; run it with DATABASE_URL=postgres://... (BENCHMARKS.md).
  * DATABASE_URL=mysql://... or
  * postgres://... runs on that server in a database / schema of its own (raw is bench/servers/raw.ts
  * on SQLite, bench/servers/rawPostgres.ts on PostgreSQL, left out on MySQL).
@@ -288,7 +289,7 @@ async function webhooksMain(argv: readonly string[]): Promise<void> {
   process.stdout.write(`\n${text}\nWritten: var/bench/webhooks-results.json, var/bench/webhooks-results.md\n`);
 }
 
-/** `--scenario events [--smoke] [--events N] [--entities N]`: bench/lib/eventsBench.ts, on DATABASE_URL (PostgreSQL for BENCHMARKS.md). */
+/** `--scenario events [--smoke] [--events N] [--entities N] [--rounds N] ...`: bench/lib/eventsBench.ts, on DATABASE_URL (PostgreSQL for BENCHMARKS.md). */
 async function eventsMain(argv: readonly string[]): Promise<void> {
   const value = (flag: string) => (argv.includes(flag) ? argv[argv.indexOf(flag) + 1] : undefined);
   const smoke = argv.includes('--smoke');
@@ -299,6 +300,9 @@ async function eventsMain(argv: readonly string[]): Promise<void> {
     events: Number(value('--events') ?? (smoke ? 100 : 2000)),
     entities: Number(value('--entities') ?? (smoke ? 10 : 200)),
     receiverDelayMs: Number(value('--receiver-delay-ms') ?? 0),
+    rounds: Number(value('--rounds') ?? (smoke ? 1 : 3)),
+    statements: argv.includes('--statements'),
+    profileConsumers: argv.includes('--profile-consumers'),
     log: (line) => process.stdout.write(`${line}\n`),
   });
   const text = eventsMarkdown(report);

@@ -31,7 +31,7 @@ describe('eslint.cycles.js (lint rule layering/cycles)', function () {
 
   describe('between files', () => {
     it('should fail an import that closes a loop, naming every file of it', async () => {
-      const file = 'app/framework/webapi/RouteTarget.ts';
+      const file = 'app/framework/webapi/RequestProcessorInterface.ts';
       const code = withLines(
         file,
         "import type { FrontController } from './FrontController.js';",
@@ -39,7 +39,11 @@ describe('eslint.cycles.js (lint rule layering/cycles)', function () {
       );
       const errors = await cycleErrors(file, code);
       expect(errors).to.deep.equal([
-        fileLoop('webapi/RouteTarget.ts', 'webapi/FrontController.ts', 'webapi/RouteTarget.ts'),
+        fileLoop(
+          'webapi/RequestProcessorInterface.ts',
+          'webapi/FrontController.ts',
+          'webapi/RequestProcessorInterface.ts',
+        ),
       ]);
     });
 
@@ -77,12 +81,24 @@ describe('eslint.cycles.js (lint rule layering/cycles)', function () {
 
   describe('between folders', () => {
     it('should fail an import into a folder that imports this one, naming both and the import back', async () => {
-      const code = "import { MAX_BULK_SIZE } from '../webapi/AsyncController.js';\nexport const max = MAX_BULK_SIZE;";
+      const code =
+        "import { MAX_BULK_SIZE } from '../webapi-async/AsynchronousRequestProcessor.js';\nexport const max = MAX_BULK_SIZE;";
       const errors = await cycleErrors('app/framework/bulk/Planted.ts', code);
       expect(errors).to.have.length(1);
-      const loop = 'import cycle between folders: app/framework/bulk -> app/framework/webapi -> app/framework/bulk';
-      const closing = String.raw`\(app/framework/webapi/\w+\.ts imports app/framework/bulk/\w+\.ts\)`;
+      const loop =
+        'import cycle between folders: app/framework/bulk -> app/framework/webapi-async -> app/framework/bulk';
+      const closing = String.raw`\(app/framework/webapi-async/\w+\.ts imports app/framework/bulk/\w+\.ts\)`;
       expect(errors[0]).to.match(new RegExp(`^${loop} ${closing}$`));
+    });
+
+    it('should fail the web layer importing the async web API (issue 28: async is not part of webapi/)', async () => {
+      const code =
+        "import { MAX_BULK_SIZE } from '../webapi-async/AsynchronousRequestProcessor.js';\nexport const m = MAX_BULK_SIZE;";
+      const errors = await cycleErrors('app/framework/webapi/Planted.ts', code);
+      expect(errors).to.have.length(1);
+      expect(errors[0]).to.match(
+        /^import cycle between folders: app\/framework\/webapi -> app\/framework\/webapi-async -> app\/framework\/webapi /,
+      );
     });
 
     it('should fail an import running back up from a subfolder into its parent', async () => {

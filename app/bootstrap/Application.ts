@@ -32,7 +32,7 @@ import type { ModuleDefinition } from '../framework/module/ModuleLoader.js';
 import { Metrics } from '../framework/observability/Metrics.js';
 import type { QueueConnection } from '../framework/queue/QueueConnection.js';
 import type { SharedState } from '../framework/shared/SharedState.js';
-import type { RouteTarget } from '../framework/webapi/RouteTarget.js';
+import { buildRouteHandlers, type RouteHandler, type RouteHandlerSources } from '../framework/webapi/RouteHandler.js';
 import type { ApplicationOptions } from './ApplicationOptions.js';
 import type { DeploymentConfig } from './DeploymentConfig.js';
 import { METRICS_REGISTRY } from './frameworkServices.js';
@@ -42,12 +42,11 @@ import { checkRoutes } from './checkRoutes.js';
 import { loadConfiguration, type Configuration } from './loadConfiguration.js';
 import { closeResources, openResources, type Resources } from './openResources.js';
 import { migrationSourceOf, upgradeDatabase, type UpgradeResult, type UpgradeSubject } from './upgradeDatabase.js';
-import { createRouteTarget, type RouteTargetSources } from './routeTarget.js';
 
 export type { ApplicationOptions } from './ApplicationOptions.js';
 export type { DeploymentConfig } from './DeploymentConfig.js';
 
-export class Application implements HttpAppDeps, RouteTargetSources, UpgradeSubject {
+export class Application implements HttpAppDeps, RouteHandlerSources, UpgradeSubject {
   static async create(options: ApplicationOptions = {}): Promise<Application> {
     const configuration = loadConfiguration(options);
     const resources = openResources(configuration);
@@ -86,7 +85,8 @@ export class Application implements HttpAppDeps, RouteTargetSources, UpgradeSubj
   readonly metricsRegistry: Registry;
   private metricsInstance?: Metrics;
   private expressApp?: express.Express;
-  private readonly targets = new Map<RouteDefinition, RouteTarget>();
+  /** Each route's handler (RouteHandler.ts), built once here for the web API and the consumer alike. */
+  private readonly handlers: ReadonlyMap<RouteDefinition, RouteHandler>;
   private readonly resolver: ClassResolver;
 
   private constructor(
@@ -113,6 +113,7 @@ export class Application implements HttpAppDeps, RouteTargetSources, UpgradeSubj
     this.resolver = container.resolver;
     this.health = new DatabaseHealth(this.knex);
     this.metricsRegistry = this.objectManager.get<Registry>(METRICS_REGISTRY);
+    this.handlers = buildRouteHandlers(this);
   }
 
   /** The Prometheus metrics of this application (made with the HTTP app). */
@@ -135,11 +136,11 @@ export class Application implements HttpAppDeps, RouteTargetSources, UpgradeSubj
     return this.objectManager.get<T>(typeof id === 'string' ? id : id.name);
   }
 
-  /** The contract call behind a route (routeTarget.ts), built once per route. */
-  routeTarget(route: RouteDefinition): RouteTarget {
-    let target = this.targets.get(route);
-    if (!target) this.targets.set(route, (target = createRouteTarget(this, route)));
-    return target;
+  /** A route's handler (RouteHandler.ts): the steps of its calls, built once at start-up. */
+  routeHandler(route: RouteDefinition): RouteHandler {
+    const handler = this.handlers.get(route);
+    if (!handler) throw new Error(`Unknown route ${route.method} ${route.url}`);
+    return handler;
   }
 
   /** The enabled modules' migrations, and the applied ones of disabled or removed modules (kept, never run). */

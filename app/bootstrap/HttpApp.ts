@@ -19,14 +19,20 @@ import { requestObserver } from '../framework/observability/RequestObserver.js';
 import { traceOf } from '../framework/observability/RequestTrace.js';
 import type { SharedState } from '../framework/shared/SharedState.js';
 import { StoreResolverInterface } from '../framework/store/StoreResolverInterface.js';
-import { AsyncController } from '../framework/webapi/AsyncController.js';
+import { AsynchronousRequestProcessor } from '../framework/webapi-async/AsynchronousRequestProcessor.js';
+import { AsynchronousSchemaRequestProcessor } from '../framework/webapi-async/AsynchronousSchemaRequestProcessor.js';
+import { generateAsyncSchema } from '../framework/webapi-async/AsyncSchemaGenerator.js';
 import { AuthorizationInterface } from '../framework/webapi/AuthorizationInterface.js';
 import { ErrorRenderer } from '../framework/webapi/ErrorRenderer.js';
 import { FrontController } from '../framework/webapi/FrontController.js';
-import type { RouteTarget } from '../framework/webapi/RouteTarget.js';
+import { REQUEST_PROCESSOR_POOL, RequestProcessorPool } from '../framework/webapi/RequestProcessorPool.js';
+import { RestRequestChecks } from '../framework/webapi/RestRequestChecks.js';
+import type { RouteHandler } from '../framework/webapi/RouteHandler.js';
 import { RouteRegistry } from '../framework/webapi/RouteRegistry.js';
-import { generateAsyncSchema, generateSchema } from '../framework/webapi/SchemaGenerator.js';
+import { generateSchema } from '../framework/webapi/SchemaGenerator.js';
+import { SchemaRequestProcessor, type SchemaSource } from '../framework/webapi/SchemaRequestProcessor.js';
 import { swaggerPage } from '../framework/webapi/SwaggerPage.js';
+import { SynchronousRequestProcessor } from '../framework/webapi/SynchronousRequestProcessor.js';
 import type { DeploymentConfig } from './DeploymentConfig.js';
 import { healthEndpoint } from './healthEndpoint.js';
 
@@ -46,8 +52,8 @@ export interface HttpAppDeps {
   readonly logger: Logger;
   /** Each checked route with the contract method it calls (start-up phase 4). */
   readonly routes: ReadonlyMap<RouteDefinition, MethodSpec>;
-  /** What a route calls (routeTarget.ts), the same one for the front controller and the async web API. */
-  routeTarget(route: RouteDefinition): RouteTarget;
+  /** A route's handler (RouteHandler.ts), the same one for the synchronous and the async web API (and the consumer). */
+  routeHandler(route: RouteDefinition): RouteHandler;
   /** For the schemas (`/rest/<scope>/schema`). */
   readonly extensionAttributes: ExtensionAttributesProcessor;
   /** A service contract's description, for the schema's tags. */
@@ -62,58 +68,19 @@ export interface HttpAppDeps {
 }
 
 export function createHttpApp(deps: HttpAppDeps): express.Express {
-  const { config, logger, objectManager, routes } = deps;
+  const { config, logger, objectManager } = deps;
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'extended');
   app.set('trust proxy', config.trustProxy);
   app.use(requestObserver(logger, deps.metrics));
-  const schemas = new Map<string, Record<string, unknown>>();
-  const asyncSchemas = new Map<string, unknown>();
-  const registry = new RouteRegistry<RouteTarget>();
-  for (const route of routes.keys()) registry.add(route, deps.routeTarget(route));
   const errors = new ErrorRenderer(logger, config.developerMode);
   const controller = new FrontController({
-    routes: registry,
+    processors: requestProcessors(deps),
     stores: optional(objectManager, StoreResolverInterface.name),
-    authorization: optional(objectManager, AuthorizationInterface.name),
-    unitOfWork: new UnitOfWork(deps.knex),
     errors,
-    bodyLimit: config.bodyLimit,
-    bulkBodyLimit: config.bulkBodyLimit,
-    maxJsonDepth: config.maxJsonDepth,
-    bodyTimeoutMs: config.bodyTimeoutMs,
     health: deps.health,
-    async: (checks) =>
-      new AsyncController(
-        [...routes.keys()].map((route) => [route, deps.routeTarget(route)] as [RouteDefinition, RouteTarget]),
-        optional(objectManager, BulkManagementInterface.name),
-        checks,
-        config.bulkMaxOperations,
-      ),
-    schema: (scopeCode, services, host) => {
-      const describeService = deps.describeService?.bind(deps);
-      let document: Record<string, unknown> | undefined;
-      // Every service's document is kept per scope; a document of chosen services is made each time (small).
-      if (services)
-        document = generateSchema(routes, scopeCode, deps.extensionAttributes, { services, describeService });
-      else if (!(document = schemas.get(scopeCode))) {
-        document = generateSchema(routes, scopeCode, deps.extensionAttributes, { describeService });
-        schemas.set(scopeCode, document);
-      }
-      // Magento's document names the host it was asked on, after `info`.
-      const { swagger, info, ...rest } = document;
-      return host ? { swagger, info, host, ...rest } : document;
-    },
-    asyncSchema: (scopeCode) => {
-      let document = asyncSchemas.get(scopeCode);
-      if (!document) {
-        document = generateAsyncSchema(routes, scopeCode, deps.extensionAttributes);
-        asyncSchemas.set(scopeCode, document);
-      }
-      return document;
-    },
   });
   app.get('/health', healthEndpoint(deps.knex, deps.health, deps.shared, logger));
   app.get('/metrics', (req, res, next) => {
@@ -159,6 +126,67 @@ function lastErrorHandler(errors: ErrorRenderer, logger: Logger): express.ErrorR
       }
     }
   };
+}
+
+/**
+ * The request processors of `/rest`: those modules add through di.xml
+ * (`Framework\\Webapi\\Rest\\RequestProcessorPool`), then the framework's own, in Magento's
+ * order: the schema, the async schema, the async web API, the synchronous routes.
+ */
+function requestProcessors(deps: HttpAppDeps): RequestProcessorPool {
+  const { config, objectManager, routes } = deps;
+  const checks = new RestRequestChecks({
+    authorization: optional(objectManager, AuthorizationInterface.name),
+    bodyLimit: config.bodyLimit,
+    bulkBodyLimit: config.bulkBodyLimit,
+    maxJsonDepth: config.maxJsonDepth,
+    bodyTimeoutMs: config.bodyTimeoutMs,
+  });
+  const registry = new RouteRegistry<RouteHandler>();
+  for (const route of routes.keys()) registry.add(route, deps.routeHandler(route));
+  const bulks = optional<BulkManagementInterface>(objectManager, BulkManagementInterface.name);
+  const schemas = new Map<string, Record<string, unknown>>();
+  const schema: SchemaSource = (scopeCode, services, host) => {
+    const describeService = deps.describeService?.bind(deps);
+    let document: Record<string, unknown> | undefined;
+    // Every service's document is kept per scope; a document of chosen services is made each time (small).
+    if (services) document = generateSchema(routes, scopeCode, deps.extensionAttributes, { services, describeService });
+    else if (!(document = schemas.get(scopeCode))) {
+      document = generateSchema(routes, scopeCode, deps.extensionAttributes, { describeService });
+      schemas.set(scopeCode, document);
+    }
+    // Magento's document names the host it was asked on, after `info`.
+    const { swagger, info, ...rest } = document;
+    return host ? { swagger, info, host, ...rest } : document;
+  };
+  const asyncSchemas = new Map<string, unknown>();
+  const asyncSchema = (scopeCode: string) => {
+    let document = asyncSchemas.get(scopeCode);
+    if (!document) {
+      document = generateAsyncSchema(routes, scopeCode, deps.extensionAttributes);
+      asyncSchemas.set(scopeCode, document);
+    }
+    return document;
+  };
+  const configured = objectManager.isBound(REQUEST_PROCESSOR_POOL)
+    ? objectManager.get<RequestProcessorPool>(REQUEST_PROCESSOR_POOL)
+    : new RequestProcessorPool();
+  return configured.withDefaults({
+    syncSchema: new SchemaRequestProcessor(schema),
+    asyncSchema: new AsynchronousSchemaRequestProcessor(asyncSchema, bulks),
+    async: new AsynchronousRequestProcessor(
+      [...routes.keys()].map((route) => deps.routeHandler(route)),
+      bulks,
+      checks,
+      config.bulkMaxOperations,
+    ),
+    sync: new SynchronousRequestProcessor({
+      routes: registry,
+      checks,
+      unitOfWork: new UnitOfWork(deps.knex),
+      health: deps.health,
+    }),
+  });
 }
 
 /** A service some module may serve (store resolution, authorization, bulks), looked up on first use. */

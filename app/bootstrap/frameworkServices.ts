@@ -17,6 +17,8 @@ import { systemClock, type Clock } from '../framework/stdlib/Clock.js';
 import { DataObject } from '../framework/stdlib/DataObject.js';
 import { StoreResolverInterface } from '../framework/store/StoreResolverInterface.js';
 import { AuthorizationInterface } from '../framework/webapi/AuthorizationInterface.js';
+import { REQUEST_PROCESSOR_POOL, RequestProcessorPool } from '../framework/webapi/RequestProcessorPool.js';
+import { ROUTE_STEP_LIST, RouteStepList } from '../framework/webapi/RouteStep.js';
 import { ServiceCallHooksInterface } from '../framework/webapi/ServiceCallHooks.js';
 import { hookPointList } from './hookPointList.js';
 import type { Configuration } from './loadConfiguration.js';
@@ -36,6 +38,8 @@ export const FRAMEWORK_TYPES: ReadonlyMap<string, unknown> = new Map<string, unk
   [DISPATCH_HOOK_LIST, DispatchHookList],
   ['Framework\\MessageQueue\\ConsumerList', ConsumerList],
   [ServiceCallHooksInterface.name, ServiceCallHooksInterface],
+  [REQUEST_PROCESSOR_POOL, RequestProcessorPool],
+  [ROUTE_STEP_LIST, RouteStepList],
   [BulkManagementInterface.name, BulkManagementInterface],
   [OperationManagementInterface.name, OperationManagementInterface],
   // Magento's own data bag, for ported di.xml (`<virtualType type="Magento\Framework\DataObject">`).

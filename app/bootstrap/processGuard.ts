@@ -1,10 +1,10 @@
 /**
- * The server's last resort: an error that escapes every request's own handling (a promise nobody
+ * The last resort of the server and of a consumer (`queue:consumers:start`): an error that escapes every request's own handling (a promise nobody
  * awaited, a throw in an event listener or timer started by a request) is logged with its stack
  * and the process goes on serving, instead of ending every request in flight with it. Each
  * request answers its own errors (FrontController, HttpApp's last error handler); what reaches
- * here is a bug to fix, which the log line names. Installed once the server listens: a failure
- * during start-up still stops it.
+ * here is a bug to fix, which the log line names. Installed once the server listens (or the
+ * consumer starts): a failure during start-up still stops it.
  */
 import type { Logger } from '../framework/logging/logger.js';
 

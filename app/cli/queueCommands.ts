@@ -9,13 +9,14 @@ import { InvalidArgumentError } from 'commander';
 import { Application, type ApplicationOptions } from '../bootstrap/Application.js';
 import { OperationManagementInterface } from '../framework/bulk/BulkManagementInterface.js';
 import type { ConsoleCommand, Print } from '../framework/console/ConsoleCommand.js';
-import { OperationConsumer } from '../framework/webapi/OperationConsumer.js';
+import { OperationConsumer } from '../framework/webapi-async/OperationConsumer.js';
 import { UnitOfWork } from '../framework/db/UnitOfWork.js';
 import type { ConsumerList } from '../framework/queue/ConsumerList.js';
 import type { Logger } from '../framework/logging/logger.js';
 import { ConsumerLease } from '../framework/queue/ConsumerLease.js';
 import { ASYNC_OPERATIONS_CONSUMER, topology } from '../framework/queue/Topology.js';
 import { closeServer, serveConsumerMetrics } from './consumerMetrics.js';
+import { guardProcess } from '../bootstrap/processGuard.js';
 
 export interface QueueCommandContext {
   readonly options: ApplicationOptions;
@@ -104,6 +105,9 @@ async function startConsumer(
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+  // A consumer runs module code on untrusted answers (event receivers): an error escaping it is
+  // logged and the consumer goes on, as the server does (app/bootstrap/processGuard.ts).
+  guardProcess(context.logger);
   let metricsServer: Awaited<ReturnType<typeof serveConsumerMetrics>> | undefined;
   try {
     const fromEnv = process.env.METRICS_PORT;
@@ -127,7 +131,7 @@ async function startConsumer(
       queueName,
       operations: app.get<OperationManagementInterface>(OperationManagementInterface.name),
       routes: app.routes.keys(),
-      target: (route) => app.routeTarget(route),
+      handler: (route) => app.routeHandler(route),
       unitOfWork: new UnitOfWork(app.knex),
       logger: context.logger,
       batchSize: app.config.consumerBatchSize,

@@ -134,6 +134,9 @@ export {
   type HookPointList,
   type ServiceCall,
 } from './webapi/ServiceCallHooks.js';
+/** Steps of every route call (sync, async accept, consumer) and `/rest` request processors, added through di.xml. */
+export type { RouteCall, RouteStep } from './webapi/RouteStep.js';
+export { RestAnswer, type RequestProcessorInterface, type RestRequest } from './webapi/RequestProcessorInterface.js';
 export type { DispatchHook } from './event/DispatchHookList.js';
 /** For modules that read an etc/*.xml of their own (webhooks.xml, io_events.xml) with the runtime's strictness. */
 export { ConfigError, checkElement, parseBooleanAttr, parseXmlFile, type XmlElement } from './xml/xml.js';

@@ -20,7 +20,11 @@ export class StatementCounter {
   readonly sql = new Map<string, number>();
   private readonly patches: Patch[] = [];
 
-  constructor(private readonly keepSql = true) {}
+  /** `keyWords`: how many of a statement's first words make its key in `sql`. */
+  constructor(
+    private readonly keepSql = true,
+    private readonly keyWords = 3,
+  ) {}
 
   install(): this {
     const sqlite = require('better-sqlite3') as new (file: string) => { prepare(sql: string): object; close(): void };
@@ -56,7 +60,7 @@ export class StatementCounter {
     const seen = (sql: string): void => {
       this.count++;
       if (!this.keepSql) return;
-      const key = sql.replace(/\s+/g, ' ').trim().split(' ').slice(0, 3).join(' ').toLowerCase();
+      const key = sql.replace(/\s+/g, ' ').trim().split(' ').slice(0, this.keyWords).join(' ').toLowerCase();
       this.sql.set(key, (this.sql.get(key) ?? 0) + 1);
     };
     target[name] = function (this: never, ...args: unknown[]) {

@@ -10,7 +10,7 @@
  */
 import { expect } from 'chai';
 import { needsGlobalCaller } from '../../../app/framework/config/AclConfig.js';
-import { bulkUrl, hasAsyncForm } from '../../../app/framework/webapi/AsyncController.js';
+import { bulkUrl, hasAsyncForm } from '../../../app/framework/webapi-async/AsynchronousRequestProcessor.js';
 import { Dispensary } from '../Recommendation/support.js';
 
 const NONE_UUID = '00000000-0000-4000-8000-000000000000';

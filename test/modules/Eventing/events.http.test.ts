@@ -256,6 +256,74 @@ for (const mode of QUEUE_MODES) {
       expect(new Set(receiver.received.map((call) => call.headers['webhook-id'])).size).to.equal(5);
     });
 
+    it('two consumers should deliver every event of 200 entities exactly once, in order per entity', async function () {
+      this.timeout(240_000);
+      await subscribe({ name: ITEMS_ADDED, destination: receiver.url('/events'), secret: SECRET });
+      const entities = 200;
+      const perEntity = 5;
+      const now = Date.now();
+      // Round-robin over the entities, as writes arrive: each entity's chain interleaved with the others'.
+      const rows = Array.from({ length: entities * perEntity }, (_, i) => {
+        const [entity, seq] = [i % entities, Math.floor(i / entities)];
+        return {
+          event_uuid: `many-${entity}-${seq}`,
+          subscription_name: ITEMS_ADDED,
+          event_name: ITEMS_ADDED,
+          entity_key: `recommendation:${entity}`,
+          payload: JSON.stringify({ type: ITEMS_ADDED, timestamp: new Date(now).toISOString(), data: { entity, seq } }),
+          status: 'pending',
+          attempts: 0,
+          next_attempt_at: now,
+          lease_until: 0,
+          created_at: now,
+          format: 'standardwebhooks',
+        };
+      });
+      for (let i = 0; i < rows.length; i += 100) await w.d.t.app.knex('event_outbox').insert(rows.slice(i, i + 100));
+      // Two consumers as two processes would run them (leases long enough that a slow moment under load is no redelivery).
+      const two = [0, 1].map(
+        () =>
+          new DeliveryConsumer(
+            w.d.t.app.get<Outbox>('Dispensary\\Eventing\\Model\\Outbox'),
+            w.d.t.app.get<SubscriptionRegistry>('Dispensary\\Eventing\\Model\\SubscriptionRegistry'),
+            w.d.t.app.get<WebhookTransport>('Dispensary\\Webhooks\\Model\\WebhookTransport'),
+            w.d.t.app.get<Logger>('Framework\\Logger\\LoggerInterface'),
+            new Registry(),
+            w.d.t.app.get<EventQueue>('Dispensary\\Eventing\\Model\\EventQueue'),
+            w.d.t.app.get<OutboxRelay>('Dispensary\\Eventing\\Model\\OutboxRelay'),
+            [20],
+            10_000,
+            60_000,
+            10,
+          ),
+      );
+      const stop = new AbortController();
+      const running = two.map((c) => c.run({ signal: stop.signal }));
+      try {
+        const deadline = Date.now() + 200_000;
+        while (receiver.received.length < rows.length && Date.now() < deadline)
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        // Anything more would be a duplicate: give it a moment to show.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      } finally {
+        stop.abort();
+        await Promise.all(running);
+      }
+      const ids = receiver.received.map((call) => String(call.headers['webhook-id']));
+      expect(ids).to.have.length(rows.length);
+      expect(new Set(ids).size).to.equal(rows.length);
+      const seen = new Map<number, number[]>();
+      for (const call of receiver.received) {
+        const { entity, seq } = (call.body as { data: { entity: number; seq: number } }).data;
+        seen.set(entity, [...(seen.get(entity) ?? []), seq]);
+      }
+      expect(seen.size).to.equal(entities);
+      const inOrder = Array.from({ length: perEntity }, (_, seq) => seq);
+      for (const [entity, seqs] of seen) expect(seqs, `entity ${entity}`).to.deep.equal(inOrder);
+      const statuses = (await w.d.t.app.knex('event_outbox').select('status')) as { status: string }[];
+      expect(statuses.every((row) => row.status === 'delivered')).to.equal(true);
+    });
+
     it('should publish again an event whose message was lost, and drop a duplicate message of a delivered one', async () => {
       await subscribe({ name: ITEMS_ADDED, destination: receiver.url('/events'), secret: SECRET });
       ok(await w.d.add(r.recommendation_id, { recommendation: { items: [{ sku: 'E-2', qty: 2 }] } }));

@@ -306,14 +306,23 @@ export class DeliveryConsumer implements QueueConsumer {
    * those is published: one entity's events do not each wait for a trip through the queue.
    */
   private async follow(queue: QueueConnection, row: OutboxRow, signal?: AbortSignal): Promise<void> {
-    let settled = await this.deliver(row);
+    // A delivered row and the take of its successor are one statement where the database allows
+    // (Outbox.deliveredThenTakeHead): per event of a chain, the subscription's read, the call, and that.
+    const following = (burst: number) => burst < this.chainBurst && !signal?.aborted;
+    let outcome = await this.attempt(row, following(0));
     let last = row;
-    for (let burst = 0; settled && burst < this.chainBurst && !signal?.aborted; burst++) {
-      const next = await this.outbox.takeHeadForDelivery(row, this.deliveryLeaseMs);
+    for (let burst = 0; outcome.settled && following(burst); burst++) {
+      const next = outcome.taken ? outcome.next : await this.outbox.takeHeadForDelivery(row, this.deliveryLeaseMs);
       if (!next) return;
       last = next;
-      settled = await this.deliver(next);
+      outcome = await this.attempt(next, following(burst + 1));
     }
+    if (outcome.taken && outcome.next && signal?.aborted) {
+      // Taken with its predecessor's settling, then the consumer was stopped: give it back at once.
+      await this.outbox.release([outcome.next.outbox_id], outcome.next.lease_token!);
+      return;
+    }
+    const settled = outcome.settled;
     // The next event of the entity waited for this one: publish it now rather than at the relay's next poll.
     if (!settled) return;
     await this.relay
@@ -337,6 +346,17 @@ export class DeliveryConsumer implements QueueConsumer {
 
   /** One attempt; answers true when the row is settled (delivered or dead), false when it will be retried. */
   async deliver(row: OutboxRow): Promise<boolean> {
+    return (await this.attempt(row, false)).settled;
+  }
+
+  /**
+   * One attempt. `takeNext`: when the event is delivered, its chain's next head is taken with the
+   * same statement (`taken`, `next`: Outbox.deliveredThenTakeHead); else the follower takes it.
+   */
+  private async attempt(
+    row: OutboxRow,
+    takeNext: boolean,
+  ): Promise<{ settled: boolean; taken: boolean; next?: OutboxRow }> {
     const started = Date.now();
     const attempts = row.attempts + 1;
     // Read now, from the database: a subscription removed or disabled since the event gets nothing more.
@@ -358,13 +378,15 @@ export class DeliveryConsumer implements QueueConsumer {
         contentType: contentTypeOf(row.format),
       });
       if (result.kind === 'answer' && result.status >= 200 && result.status < 300) {
-        await this.outbox.delivered(row.outbox_id);
+        const next = takeNext
+          ? await this.outbox.deliveredThenTakeHead(row, this.deliveryLeaseMs)
+          : await this.outbox.delivered(row.outbox_id);
         this.measure(row.subscription_name, 'delivered', started);
         this.logger.info(
           { subscription: row.subscription_name, eventId: row.event_uuid, attempts, durationMs: Date.now() - started },
           'event delivered',
         );
-        return true;
+        return { settled: true, taken: takeNext, ...(next ? { next } : {}) };
       }
       if (result.kind === 'answer' && result.status === 410) {
         // The receiver says the endpoint is gone for good: stop, and stop sending it anything else.
@@ -400,6 +422,6 @@ export class DeliveryConsumer implements QueueConsumer {
       },
       'event delivery failed',
     );
-    return dead;
+    return { settled: dead, taken: false };
   }
 }

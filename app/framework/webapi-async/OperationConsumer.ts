@@ -1,7 +1,7 @@
 /**
  * The `async.operations.all` consumer: takes an operation message, replays the original request
- * through the same route target as the synchronous route (same input mapping result, plugins and
- * unit of work), with the store and caller of the original request, and records how it ended.
+ * through the same route handler as the synchronous route (RouteHandler.ts: the arguments the
+ * async web API accepted, the same steps, plugins and unit of work), with the store and caller of the original request, and records how it ended.
  *
  * Exactly-once effect under at-least-once delivery: the operation row is taken (`start`) and
  * marked complete inside the contract call's own transaction, so either both the call's writes
@@ -23,12 +23,11 @@
  * the exactly-once rules are those of the single path.
  */
 import { randomUUID } from 'node:crypto';
-import type { Knex } from 'knex';
 import { ADMIN_STORE, GUEST, requestContext, type RequestContextData } from '../context/RequestContext.js';
 import type { RouteDefinition } from '../config/WebapiConfig.js';
 import { isRetryableConflict, isUnavailable } from '../db/dialect.js';
-import { heldSqliteConnection } from '../db/sqlitePreparedRun.js';
-import { SavepointLostError, translateDatabaseError, type UnitOfWork } from '../db/UnitOfWork.js';
+import { BatchSavepoint } from '../db/BatchSavepoint.js';
+import { translateDatabaseError, type UnitOfWork } from '../db/UnitOfWork.js';
 import { LocalizedException, NoSuchEntityException, renderPhrase } from '../exception/LocalizedException.js';
 import { InputException } from '../exception/InputException.js';
 import type { Logger } from '../logging/logger.js';
@@ -39,9 +38,8 @@ import {
   type DeliveryBatch,
   type QueueConnection,
 } from '../queue/QueueConnection.js';
-import type { RouteTarget } from './RouteTarget.js';
-import { httpStatusOf } from './ErrorProcessor.js';
-import { snakeCaseKeys } from './naming.js';
+import type { RouteHandler } from '../webapi/RouteHandler.js';
+import { httpStatusOf } from '../webapi/ErrorProcessor.js';
 import type {
   OperationCompletion,
   OperationManagementInterface,
@@ -55,7 +53,8 @@ export interface OperationConsumerOptions {
   readonly queueName: string;
   readonly operations: OperationManagementInterface;
   readonly routes: Iterable<RouteDefinition>;
-  readonly target: (route: RouteDefinition) => RouteTarget;
+  /** Each route's handler, the one the web API uses (Application.routeHandler). */
+  readonly handler: (route: RouteDefinition) => RouteHandler;
   readonly unitOfWork: UnitOfWork;
   readonly logger: Logger;
   /** Backoff of transient failures, in ms (doubles each time). */
@@ -179,7 +178,7 @@ export class OperationConsumer {
           throw new BatchAbandoned(`${ids.length - taken} operation(s) of the batch were taken meanwhile`);
         const completions: OperationCompletion[] = [];
         const failures: { id: number; failure: unknown }[] = [];
-        const savepoint = new OperationSavepoint(transaction!);
+        const savepoint = new BatchSavepoint(transaction!);
         for (const { operation } of entries) {
           const args = prepared.get(operation.id)!;
           if ('failure' in args) {
@@ -196,12 +195,11 @@ export class OperationConsumer {
           };
           await savepoint.set();
           try {
-            const result = await requestContext.run(operationContext, () =>
-              this.options.target(route).invoke(args.args),
-            );
+            const handler = this.options.handler(route);
+            const result = await requestContext.run(operationContext, () => handler.invoke(args.args));
             completions.push({
               operationId: operation.id,
-              result: snakeCaseKeys(result) ?? null,
+              result: handler.output(result) ?? null,
               message: success(route),
             });
           } catch (error) {
@@ -230,11 +228,9 @@ export class OperationConsumer {
       try {
         const route = this.route(operation); // throws when the request is missing or its route gone
         const request = operation.request!;
-        const target = this.options.target(route);
+        const handler = this.options.handler(route);
         const context: RequestContextData = { requestId: randomUUID(), store: request.store, caller: request.caller };
-        const args = target.prepare
-          ? await requestContext.run(context, () => target.prepare!([...request.args]))
-          : [...request.args];
+        const args = await requestContext.run(context, () => handler.prepare([...request.args]));
         prepared.set(operation.id, { args });
       } catch (error) {
         const failure = translateDatabaseError(error);
@@ -307,16 +303,16 @@ export class OperationConsumer {
   private async process(operation: StoredOperation): Promise<void> {
     const route = this.route(operation);
     const request = operation.request!;
-    const target = this.options.target(route);
+    const handler = this.options.handler(route);
     const context: RequestContextData = { requestId: randomUUID(), store: request.store, caller: request.caller };
     await requestContext.run(context, async () => {
-      // Before hooks run outside the transaction, as on the synchronous route.
-      const args = target.prepare ? await target.prepare([...request.args]) : [...request.args];
+      // Before steps (hooks) run outside the transaction, as on the synchronous route.
+      const args = await handler.prepare([...request.args]);
       await this.options.unitOfWork.run(async () => {
         // Taking the row is the transaction's first write: later deliveries wait here, then skip.
         if (!(await this.options.operations.start(operation.id))) return;
-        const result = await target.invoke(args);
-        await this.options.operations.complete(operation.id, snakeCaseKeys(result) ?? null, success(route));
+        const result = await handler.invoke(args);
+        await this.options.operations.complete(operation.id, handler.output(result) ?? null, success(route));
       });
     });
   }
@@ -334,76 +330,6 @@ export class OperationConsumer {
     this.options.logger.error({ err: failure, operationId }, 'consumer: operation failed unexpectedly');
     await this.options.operations.fail(operationId, OperationStatus.NOT_RETRIABLY_FAILED, GENERIC_FAILURE, 500);
   }
-}
-
-/**
- * The savepoint before each operation of a batch, in as few statements as each database allows
- * (one per operation, where withSavepoint() takes two): the savepoint of the operation before is
- * not released on its own, since the next one replaces it (MySQL/MariaDB replace a savepoint of
- * the same name; PostgreSQL gets `RELEASE ...; SAVEPOINT ...` as one simple query, one round
- * trip) and COMMIT releases the last; on SQLite the statements run on the unit of work's
- * connection directly, without knex. A failed operation is rolled back to it, which keeps it.
- */
-class OperationSavepoint {
-  private static readonly NAME = 'batch_operation';
-  private open = false;
-  private readonly driver: 'sqlite' | 'postgres' | 'other';
-
-  constructor(private readonly trx: Knex) {
-    const client = (trx.client as { config?: { client?: unknown } }).config?.client;
-    this.driver =
-      client === 'better-sqlite3' && heldSqliteConnection(trx) ? 'sqlite' : client === 'pg' ? 'postgres' : 'other';
-  }
-
-  /** Before an operation: from here, its writes alone can be rolled back. */
-  async set(): Promise<void> {
-    const name = OperationSavepoint.NAME;
-    const release = this.open;
-    this.open = true;
-    switch (this.driver) {
-      case 'sqlite': {
-        const conn = heldSqliteConnection(this.trx)!;
-        if (release) conn.prepare(`RELEASE SAVEPOINT ${name}`).run([]);
-        conn.prepare(`SAVEPOINT ${name}`).run([]);
-        return;
-      }
-      case 'postgres':
-        await this.query(release ? `RELEASE SAVEPOINT ${name}; SAVEPOINT ${name}` : `SAVEPOINT ${name}`);
-        return;
-      default:
-        await this.trx.raw(`SAVEPOINT ${name}`); // replaces the operation before's
-    }
-  }
-
-  /** After a failed operation: its writes are undone; the transaction goes on. */
-  async rollBack(): Promise<void> {
-    const sql = `ROLLBACK TO SAVEPOINT ${OperationSavepoint.NAME}`;
-    try {
-      if (this.driver === 'sqlite') heldSqliteConnection(this.trx)!.prepare(sql).run([]);
-      else if (this.driver === 'postgres') await this.query(sql);
-      else await this.trx.raw(sql);
-    } catch (error) {
-      throw new SavepointLostError(error);
-    }
-  }
-
-  /** On the transaction's own node-postgres connection, as a simple query (several statements, one round trip). */
-  private async query(sql: string): Promise<void> {
-    const client = this.trx.client as unknown as {
-      acquireConnection(): Promise<PgQueryable>;
-      releaseConnection(conn: PgQueryable): Promise<unknown>;
-    };
-    const conn = await client.acquireConnection();
-    try {
-      await conn.query(sql);
-    } finally {
-      await client.releaseConnection(conn);
-    }
-  }
-}
-
-interface PgQueryable {
-  query(sql: string): Promise<unknown>;
 }
 
 function success(route: RouteDefinition): string {

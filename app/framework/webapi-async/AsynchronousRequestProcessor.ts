@@ -1,31 +1,38 @@
 /**
- * The asynchronous and bulk web API (Magento_WebapiAsync): every POST, PUT and DELETE route also
+ * The asynchronous and bulk web API (Magento_WebapiAsync's AsynchronousRequestProcessor, `async`
+ * in the request processor pool: every path under `/async/`): every POST, PUT and DELETE route also
  * answers under `/async/V1/...` (one request) and `/async/bulk/V1/...` (a JSON array; path
  * parameters spelled `by<Param>`, each element carrying the parameter). The store, the caller
- * (the route's resources and scope, through the front controller's own authorize) and every
- * element's input are checked exactly as the synchronous route checks them, through the route's
- * own input mapper; one element that fails its input answers 400 for the whole request, nothing
+ * (the route's resources and scope, through the same RequestChecks as the synchronous route) and
+ * every element's input are checked exactly as the synchronous route checks them, through the
+ * route's own handler (RouteHandler.accept: its input mapper, then every step's accept()); one element that fails its input answers 400 for the whole request, nothing
  * queued (Magento's InputParamsResolver). Then the bulk is recorded and its operations queued,
  * and the answer is 202 with `bulk_uuid`, `request_items` and `errors`. A GET answers 400
  * `Specified request cannot be processed.`, as Magento's.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import type express from 'express';
-import type { Caller, Store } from '../context/RequestContext.js';
 import { newRequestContext, requestContext } from '../context/RequestContext.js';
 import type { BulkManagementInterface, OperationToSchedule } from '../bulk/BulkManagementInterface.js';
 import { InputException, type InputError } from '../exception/InputException.js';
 import { LocalizedException, renderPhrase } from '../exception/LocalizedException.js';
 import { ServiceUnavailableException } from '../exception/ServiceUnavailableException.js';
-import { httpStatusOf } from './ErrorProcessor.js';
-import { WebapiException } from './WebapiException.js';
+import { httpStatusOf } from '../webapi/ErrorProcessor.js';
+import { WebapiException } from '../webapi/WebapiException.js';
 import type { RouteDefinition } from '../config/WebapiConfig.js';
 import { QueueUnavailableError } from '../queue/QueueConnection.js';
 import { SERVICE_UNAVAILABLE, translateDatabaseError } from '../db/UnitOfWork.js';
-import type { RouteTarget } from './RouteTarget.js';
+import type { RouteHandler } from '../webapi/RouteHandler.js';
 import { traceOf } from '../observability/RequestTrace.js';
-import { RouteRegistry } from './RouteRegistry.js';
-import { assertQueryParameterCount, assertSafeStrings } from './InputSafety.js';
+import { RouteRegistry } from '../webapi/RouteRegistry.js';
+import { assertQueryParameterCount, assertSafeStrings } from '../webapi/InputSafety.js';
+import {
+  RestAnswer,
+  type RequestChecks,
+  type RequestProcessorInterface,
+  type RestRequest,
+} from '../webapi/RequestProcessorInterface.js';
+import { CANNOT_PROCESS } from '../webapi/RequestProcessorPool.js';
+import { NO_ROUTE } from '../webapi/SynchronousRequestProcessor.js';
 
 /** Operations one bulk request may hold unless BULK_MAX_OPERATIONS says otherwise (issue 20: 10,000 accepted in under a second). */
 export const MAX_BULK_SIZE = 10_000;
@@ -35,26 +42,8 @@ const ASYNC_METHODS = new Set(['POST', 'PUT', 'DELETE']);
 export function hasAsyncForm(route: RouteDefinition): boolean {
   return ASYNC_METHODS.has(route.method) && !route.resources.includes('anonymous') && route.async !== false;
 }
-const NO_ROUTE = 'Request does not match any route.';
-export const CANNOT_PROCESS = 'Specified request cannot be processed.';
 /** Magento's MassSchedule names a failed element so; the project adds why. */
 export const ELEMENT_ERROR = 'Error processing %key element of input data: %error';
-
-/** What a route asks of its caller (webapi.xml): its ACL resources and its scope. */
-export type RouteAccess = Pick<RouteDefinition, 'resources' | 'scope'>;
-
-/** What the async controller borrows from the front controller, so both check requests alike. */
-export interface RequestChecks {
-  authorize(req: express.Request, route: RouteAccess, store: Store, defaultScope: boolean): Promise<Caller>;
-  readBody(req: express.Request, acceptArray: boolean): Promise<unknown>;
-  placeholders(store: Store, caller: Caller): Record<string, string | number | null>;
-}
-
-/** The answer of an accepted async request. */
-export class AsyncAnswer {
-  readonly status = 202;
-  constructor(readonly body: unknown) {}
-}
 
 /** Magento's topic for a route: `async.<service class>.<method>.<http method>`, lower case. */
 export function asyncTopic(route: RouteDefinition): string {
@@ -69,27 +58,29 @@ export function bulkUrl(url: string): string {
 interface AsyncTarget {
   /** The route as webapi.xml declares it (the bulk registry holds the by<Param> spelling). */
   readonly definition: RouteDefinition;
-  readonly target: RouteTarget;
+  readonly handler: RouteHandler;
   /** The route's path parameter names. */
   readonly params: readonly string[];
 }
 
-export class AsyncController {
+export class AsynchronousRequestProcessor implements RequestProcessorInterface {
   private readonly single = new RouteRegistry<AsyncTarget>();
   private readonly bulk = new RouteRegistry<AsyncTarget>();
 
   constructor(
-    routes: Iterable<[RouteDefinition, RouteTarget]>,
+    /** Every route's handler; those with async forms are served. */
+    handlers: Iterable<RouteHandler>,
     private readonly bulks: () => BulkManagementInterface | null,
     private readonly checks: RequestChecks,
     private readonly maxOperations = MAX_BULK_SIZE,
   ) {
-    for (const [definition, target] of routes) {
+    for (const handler of handlers) {
+      const definition = handler.route;
       // Anonymous routes (e.g. the admin token) stay synchronous: a guest could not read the bulk's status anyway.
       if (!hasAsyncForm(definition)) continue;
       const entry: AsyncTarget = {
         definition,
-        target,
+        handler,
         params: [...definition.url.matchAll(/\/:(\w+)/g)].map((m) => m[1]!),
       };
       this.single.add(definition, entry);
@@ -97,13 +88,12 @@ export class AsyncController {
     }
   }
 
-  /** Whether a module records bulks (without one, `/async/...` answers 404). */
-  available(): boolean {
-    return this.bulks() !== null;
+  /** Every path under `/async/` (without a module that records bulks, each answers 404). */
+  canProcess(request: RestRequest): boolean {
+    return request.routePath.startsWith('/async/');
   }
 
-  /** `routePath` starts with `/async/`. */
-  async dispatch(req: express.Request, routePath: string, store: Store, defaultScope: boolean): Promise<AsyncAnswer> {
+  async process({ http: req, routePath, store, defaultScope }: RestRequest): Promise<RestAnswer> {
     const segments = routePath.split('/').filter((s) => s !== '');
     const isBulk = segments[1] === 'bulk';
     const path = '/' + segments.slice(isBulk ? 2 : 1).join('/');
@@ -114,7 +104,7 @@ export class AsyncController {
       bulks && ASYNC_METHODS.has(req.method) ? (isBulk ? this.bulk : this.single).match(req.method, path) : null;
     if (!match) throw new WebapiException(404, NO_ROUTE);
     const { route, pathParams } = match;
-    const { definition, target, params: paramNames } = route.target;
+    const { definition, handler, params: paramNames } = route.target;
     // The request log and metrics name the async route's pattern and caller, as for a synchronous route.
     const trace = traceOf(req.res!);
     trace.route = `/async${isBulk ? '/bulk' : ''}${route.definition.url}`;
@@ -158,7 +148,7 @@ export class AsyncController {
               // The same character rules as the synchronous route.
               // The path parameters are keys of the element itself: checking the element names each once.
               assertSafeStrings({ pathParams: {}, body: own, query: undefined });
-              const args = target.mapper.map({ pathParams: params, body: own, query: undefined, placeholders });
+              const args = handler.accept({ pathParams: params, body: own, query: undefined, placeholders });
               operations.push(accepted(key, request(args)));
             } catch (error) {
               if (!(error instanceof LocalizedException) || httpStatusOf(error) !== 400) throw error;
@@ -175,7 +165,7 @@ export class AsyncController {
           assertQueryParameterCount(req.originalUrl);
           const query = req.method === 'DELETE' ? (req.query as Record<string, unknown>) : undefined;
           assertSafeStrings({ pathParams, body, query });
-          const args = target.mapper.map({
+          const args = handler.accept({
             pathParams,
             body: body as Record<string, unknown> | undefined,
             query,
@@ -194,7 +184,7 @@ export class AsyncController {
           }
           throw translateDatabaseError(error);
         }
-        return new AsyncAnswer({
+        return new RestAnswer(202, {
           bulk_uuid: uuid,
           request_items: operations.map((op) =>
             op.status === 5

@@ -1,15 +1,16 @@
 /**
  * The consumer's failure policy, on the real application and database: a transient failure is
  * retried with backoff, then recorded as 2 and given back to the queue; a 4xx-class failure is
- * recorded as 3 at once, without a retry. The route target is wrapped to fail on cue. In batches:
+ * recorded as 3 at once, without a retry. The route handler is wrapped to fail on cue. In batches:
  * a failing operation is rolled back alone (savepoint), a transient failure abandons the batch for
  * the one-at-a-time path, a poison message is dead-lettered, a completed operation is not rerun.
  */
 import { expect } from 'chai';
 import type { RouteDefinition } from '../../../app/framework/config/WebapiConfig.js';
 import { OperationManagementInterface } from '../../../app/framework/bulk/BulkManagementInterface.js';
-import { OperationConsumer } from '../../../app/framework/webapi/OperationConsumer.js';
+import { OperationConsumer } from '../../../app/framework/webapi-async/OperationConsumer.js';
 import { UnitOfWork } from '../../../app/framework/db/UnitOfWork.js';
+import type { RouteHandler } from '../../../app/framework/webapi/RouteHandler.js';
 import { NoSuchEntityException } from '../../../app/framework/exception/LocalizedException.js';
 import { ServiceUnavailableException } from '../../../app/framework/exception/ServiceUnavailableException.js';
 import type { Delivery, DeliveryBatch } from '../../../app/framework/queue/QueueConnection.js';
@@ -47,10 +48,10 @@ describe('Async operations consumer: failure policy', function () {
       queueName: 'unused',
       operations: app.get<OperationManagementInterface>(OperationManagementInterface.name),
       routes: app.routes.keys(),
-      target: (route: RouteDefinition) => {
-        const real = app.routeTarget(route);
-        return {
-          ...real,
+      handler: (route: RouteDefinition) => {
+        const real = app.routeHandler(route);
+        // The real handler, its invoke() failing on cue.
+        return Object.assign(Object.create(real) as RouteHandler, {
           invoke: async (args: unknown[]) => {
             const failure = failures(args);
             if (failure && !afterWrite) throw failure;
@@ -58,7 +59,7 @@ describe('Async operations consumer: failure policy', function () {
             if (failure) throw failure; // after the service wrote: only a rollback undoes it
             return result;
           },
-        };
+        });
       },
       unitOfWork,
       logger: app.logger,
