@@ -6,7 +6,6 @@
  * answering as before.
  */
 import { expect } from 'chai';
-import request from 'supertest';
 import { PROJECT_MODULE_SOURCES } from '../../support/modules.js';
 import { TestApp } from '../../support/testApp.js';
 import { fixtureCodeDir, fixtureSourceDir } from '../support/moduleTree.js';
@@ -30,32 +29,32 @@ describe('RequestProcessorPool: a processor a module adds through di.xml', funct
   });
 
   it("should answer the module's path from its processor, with the store resolved first", async () => {
-    const res = await request(t.http).get('/rest/default/fixture/ping');
+    const res = await t.request().get('/rest/default/fixture/ping');
     expect(res.status).to.equal(200);
     expect(res.body).to.deep.equal({ pong: true, method: 'GET', store: 'default' });
-    const all = await request(t.http).post('/rest/all/fixture/ping');
+    const all = await t.request().post('/rest/all/fixture/ping');
     expect(all.body).to.deep.equal({ pong: true, method: 'POST', store: 'admin' });
-    const unknown = await request(t.http).get('/rest/nowhere/fixture/ping');
+    const unknown = await t.request().get('/rest/nowhere/fixture/ping');
     expect(unknown.status).to.equal(400);
     expect(unknown.body.message).to.equal('The store code "%storeCode" is unknown. Verify the store and try again.');
   });
 
   it('should leave the path to the synchronous routes without the module', async () => {
-    const res = await request(without.http).get('/rest/default/fixture/ping');
+    const res = await without.request().get('/rest/default/fixture/ping');
     expect(res.status).to.equal(404);
     expect(res.body).to.deep.equal({ message: 'Request does not match any route.' });
   });
 
   it("should keep the framework's processors: the schema, the async web API, the routes, and 400 for none", async () => {
-    const schema = await request(t.http).get('/rest/default/schema');
+    const schema = await t.request().get('/rest/default/schema');
     expect(schema.status).to.equal(200);
     expect(schema.body.swagger).to.equal('2.0');
-    const asyncGet = await request(t.http).get('/rest/default/async/V1/dispensary/recommendation/1/item');
+    const asyncGet = await t.request().get('/rest/default/async/V1/dispensary/recommendation/1/item');
     expect(asyncGet.status).to.equal(400);
     expect(asyncGet.body.message).to.equal('Specified request cannot be processed.');
-    const route = await request(t.http).get('/rest/default/V1/store/storeViews');
+    const route = await t.request().get('/rest/default/V1/store/storeViews');
     expect(route.status).to.equal(401);
-    const nothing = await request(t.http).get('/rest/default/');
+    const nothing = await t.request().get('/rest/default/');
     expect(nothing.status).to.equal(400);
     expect(nothing.body.message).to.equal('Specified request cannot be processed.');
   });

@@ -7,7 +7,6 @@
  * forms, where nothing is queued.
  */
 import { expect } from 'chai';
-import request from 'supertest';
 import { RecordingStep, REFUSED_SKU } from '../../fixtures/pipeline/modules/Fixture/Pipeline/Model/RecordingStep.js';
 import { Dispensary } from '../../modules/Recommendation/support.js';
 import { QUEUE_MODES } from '../../modules/AsynchronousOperations/support.js';
@@ -35,7 +34,7 @@ describe('RouteHandler: one step, added once, on the synchronous route, the asyn
     return mine;
   };
   const post = (path: string, body: unknown) =>
-    request(d.http)
+    d.request()
       .post(`/rest/default${path}`)
       .set('Authorization', `Bearer ${d.token}`)
       .send(body as object);
