@@ -34,7 +34,8 @@ describe('RouteHandler: one step, added once, on the synchronous route, the asyn
     return mine;
   };
   const post = (path: string, body: unknown) =>
-    d.request()
+    d
+      .request()
       .post(`/rest/default${path}`)
       .set('Authorization', `Bearer ${d.token}`)
       .send(body as object);
