@@ -19,6 +19,14 @@ describe('when two server processes share one database', function () {
   let recommendationId: string;
   const skus = Array.from({ length: 20 }, (_, i) => `XP-${String(i).padStart(2, '0')}`);
 
+  /** The servers' warning and error log lines: why a request was refused, when one was. */
+  const serverErrors = () =>
+    servers
+      .flatMap((server) => server.output.join('').split('\n'))
+      .filter((line) => /"level":(40|50|60)/.test(line))
+      .slice(-20)
+      .join('\n');
+
   const call = async (server: ServerProcess, method: string, path: string, body?: unknown) => {
     const res = await fetch(`${server.url}/rest/V1${path}`, {
       method,
@@ -38,9 +46,15 @@ describe('when two server processes share one database', function () {
     );
     expect(code).to.equal(0);
     token = out.pop()!;
+    // 20 writers per process queue on one recommendation's row lock. On a loaded machine (CI's
+    // PostgreSQL run met it) the last can wait past the 5 s default DB_STATEMENT_TIMEOUT_MS and is
+    // rightly answered 503; this suite is about the result of the race, so its bounds are wide
+    // (as in test/modules/Recommendation/concurrency.http.test.ts). The 503 under overload has its
+    // own tests (test/framework/db/queryTimeouts.http.test.ts).
+    const wide = { DB_STATEMENT_TIMEOUT_MS: '60000', DB_ACQUIRE_TIMEOUT_MS: '60000' };
     servers = [
-      ServerProcess.spawn(database.url, await freePort()),
-      ServerProcess.spawn(database.url, await freePort()),
+      ServerProcess.spawn(database.url, await freePort(), wide),
+      ServerProcess.spawn(database.url, await freePort(), wide),
     ];
     await Promise.all(servers.map((s) => s.ready()));
     for (const sku of skus) {
@@ -80,7 +94,10 @@ describe('when two server processes share one database', function () {
       });
     });
     const answers = await Promise.all(requests);
-    expect(answers.map((a) => a.status).filter((s) => s !== 200)).to.deep.equal([]);
+    expect(
+      answers.map((a) => a.status).filter((s) => s !== 200),
+      serverErrors(),
+    ).to.deep.equal([]);
     const final = await call(servers[0]!, 'GET', `/dispensary/recommendation/${recommendationId}`);
     const items = final.body.items as Item[];
     expect(items.map((item) => item.sku).sort()).to.deep.equal([...skus].sort());
@@ -96,7 +113,10 @@ describe('when two server processes share one database', function () {
       }),
     ]);
     const answers = await Promise.all(requests);
-    expect(answers.map((a) => a.status).filter((s) => s !== 200)).to.deep.equal([]);
+    expect(
+      answers.map((a) => a.status).filter((s) => s !== 200),
+      serverErrors(),
+    ).to.deep.equal([]);
     const final = await call(servers[1]!, 'GET', `/dispensary/recommendation/${recommendationId}`);
     const bySku = new Map((final.body.items as Item[]).map((item) => [item.sku, item]));
     skus.forEach((sku, i) => {
