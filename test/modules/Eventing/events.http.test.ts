@@ -9,19 +9,16 @@
 import { expect } from 'chai';
 import { Registry } from 'prom-client';
 import type { Logger, QueueConnection } from '../../../app/framework/index.js';
-import { DeliveryConsumer } from '../../../modules/Dispensary/Eventing/Model/DeliveryConsumer.js';
 import type { EventQueue } from '../../../modules/Dispensary/Eventing/Model/EventQueue.js';
 import { EVENT_TOPICS } from '../../../modules/Dispensary/Eventing/Model/EventQueue.js';
 import type { Outbox } from '../../../modules/Dispensary/Eventing/Model/Outbox.js';
 import { OutboxRelay } from '../../../modules/Dispensary/Eventing/Model/OutboxRelay.js';
-import type { SubscriptionRegistry } from '../../../modules/Dispensary/Eventing/Model/SubscriptionRegistry.js';
-import type { WebhookTransport } from '../../../modules/Dispensary/Webhooks/Model/WebhookTransport.js';
 import { deleteModuleTopology } from '../../../app/framework/queue/moduleQueue.js';
 import { WebhookReceiver } from '../../support/webhookReceiver.js';
 import { deleteTopology, QUEUE_MODES } from '../AsynchronousOperations/support.js';
 import { ok, type Recommendation } from '../Recommendation/support.js';
 import { ADD_ITEMS, WebhookWorld } from '../Webhooks/support.js';
-import { ITEMS_ADDED } from './support.js';
+import { ITEMS_ADDED, testDeliveryConsumer } from './support.js';
 
 const SECRET = `whsec_${Buffer.from('event delivery secret, 32 bytes!').toString('base64')}`;
 
@@ -39,23 +36,11 @@ for (const mode of QUEUE_MODES) {
       >;
     /** A consumer in this process with short delays (di.xml's values come from EVENT_* settings). */
     const consumer = (maxAttempts = 3, registry = new Registry(), concurrency = 8) =>
-      new DeliveryConsumer(
-        w.d.t.app.get<Outbox>('Dispensary\\Eventing\\Model\\Outbox'),
-        w.d.t.app.get<SubscriptionRegistry>('Dispensary\\Eventing\\Model\\SubscriptionRegistry'),
-        w.d.t.app.get<WebhookTransport>('Dispensary\\Webhooks\\Model\\WebhookTransport'),
-        w.d.t.app.get<Logger>('Framework\\Logger\\LoggerInterface'),
+      testDeliveryConsumer(w.d.t, {
+        schedule: Array.from({ length: maxAttempts - 1 }, () => 20),
         registry,
-        w.d.t.app.get<EventQueue>('Dispensary\\Eventing\\Model\\EventQueue'),
-        w.d.t.app.get<OutboxRelay>('Dispensary\\Eventing\\Model\\OutboxRelay'),
-        Array.from({ length: maxAttempts - 1 }, () => 20),
-        1000,
-        2000,
-        10,
-        168,
-        300_000,
-        16,
         concurrency,
-      );
+      });
     /** Runs the consumer until no event is pending any more (bounded), then stops it. */
     const drain = async (
       c = consumer(),
@@ -281,22 +266,7 @@ for (const mode of QUEUE_MODES) {
       });
       for (let i = 0; i < rows.length; i += 100) await w.d.t.app.knex('event_outbox').insert(rows.slice(i, i + 100));
       // Two consumers as two processes would run them (leases long enough that a slow moment under load is no redelivery).
-      const two = [0, 1].map(
-        () =>
-          new DeliveryConsumer(
-            w.d.t.app.get<Outbox>('Dispensary\\Eventing\\Model\\Outbox'),
-            w.d.t.app.get<SubscriptionRegistry>('Dispensary\\Eventing\\Model\\SubscriptionRegistry'),
-            w.d.t.app.get<WebhookTransport>('Dispensary\\Webhooks\\Model\\WebhookTransport'),
-            w.d.t.app.get<Logger>('Framework\\Logger\\LoggerInterface'),
-            new Registry(),
-            w.d.t.app.get<EventQueue>('Dispensary\\Eventing\\Model\\EventQueue'),
-            w.d.t.app.get<OutboxRelay>('Dispensary\\Eventing\\Model\\OutboxRelay'),
-            [20],
-            10_000,
-            60_000,
-            10,
-          ),
-      );
+      const two = [0, 1].map(() => testDeliveryConsumer(w.d.t, { schedule: [20], timeoutMs: 10_000, leaseMs: 60_000 }));
       const stop = new AbortController();
       const running = two.map((c) => c.run({ signal: stop.signal }));
       try {
@@ -473,20 +443,7 @@ for (const mode of QUEUE_MODES) {
         { ...base, event_uuid: 'old-dead', status: 'dead', delivered_at: null },
         { ...base, event_uuid: 'old-pending', status: 'pending', next_attempt_at: now + 3_600_000, delivered_at: null },
       ]);
-      const c = new DeliveryConsumer(
-        w.d.t.app.get<Outbox>('Dispensary\\Eventing\\Model\\Outbox'),
-        w.d.t.app.get<SubscriptionRegistry>('Dispensary\\Eventing\\Model\\SubscriptionRegistry'),
-        w.d.t.app.get<WebhookTransport>('Dispensary\\Webhooks\\Model\\WebhookTransport'),
-        w.d.t.app.get<Logger>('Framework\\Logger\\LoggerInterface'),
-        new Registry(),
-        w.d.t.app.get<EventQueue>('Dispensary\\Eventing\\Model\\EventQueue'),
-        w.d.t.app.get<OutboxRelay>('Dispensary\\Eventing\\Model\\OutboxRelay'),
-        [20, 20],
-        1000,
-        2000,
-        10,
-        2, // retention: 2 hours
-      );
+      const c = testDeliveryConsumer(w.d.t, { schedule: [20, 20], retentionHours: 2 });
       const uuids = async () =>
         (
           (await db('event_outbox').where({ subscription_name: 'retention' }).orderBy('event_uuid')) as {

@@ -6,18 +6,10 @@
  * re-drives, with their own ACL resources, sharing one service with events:dead-letter:*.
  */
 import { expect } from 'chai';
-import { Registry } from 'prom-client';
-import type { Logger } from '../../../app/framework/index.js';
-import { DeliveryConsumer } from '../../../modules/Dispensary/Eventing/Model/DeliveryConsumer.js';
-import type { EventQueue } from '../../../modules/Dispensary/Eventing/Model/EventQueue.js';
-import type { Outbox } from '../../../modules/Dispensary/Eventing/Model/Outbox.js';
-import type { OutboxRelay } from '../../../modules/Dispensary/Eventing/Model/OutboxRelay.js';
-import type { SubscriptionRegistry } from '../../../modules/Dispensary/Eventing/Model/SubscriptionRegistry.js';
-import type { WebhookTransport } from '../../../modules/Dispensary/Webhooks/Model/WebhookTransport.js';
 import { WebhookReceiver } from '../../support/webhookReceiver.js';
 import { ok, type Recommendation } from '../Recommendation/support.js';
 import { WebhookWorld } from '../Webhooks/support.js';
-import { ITEMS_ADDED } from './support.js';
+import { ITEMS_ADDED, testDeliveryConsumer } from './support.js';
 
 const SECRET = `whsec_${Buffer.from('adobe eventing secret, 32 bytes!').toString('base64')}`;
 
@@ -32,20 +24,8 @@ describe("Eventing: Adobe's semantics and the delivery routes (db queue)", funct
       { outbox_id: number; status: string; attempts: number; event_uuid: string; subscription_name: string }[]
     >;
   const consumer = (maxAttempts = 2) =>
-    new DeliveryConsumer(
-      w.d.t.app.get<Outbox>('Dispensary\\Eventing\\Model\\Outbox'),
-      w.d.t.app.get<SubscriptionRegistry>('Dispensary\\Eventing\\Model\\SubscriptionRegistry'),
-      w.d.t.app.get<WebhookTransport>('Dispensary\\Webhooks\\Model\\WebhookTransport'),
-      w.d.t.app.get<Logger>('Framework\\Logger\\LoggerInterface'),
-      new Registry(),
-      w.d.t.app.get<EventQueue>('Dispensary\\Eventing\\Model\\EventQueue'),
-      w.d.t.app.get<OutboxRelay>('Dispensary\\Eventing\\Model\\OutboxRelay'),
-      // maxAttempts attempts, 20 ms apart.
-      Array.from({ length: maxAttempts - 1 }, () => 20),
-      1000,
-      2000,
-      10,
-    );
+    // maxAttempts attempts, 20 ms apart.
+    testDeliveryConsumer(w.d.t, { schedule: Array.from({ length: maxAttempts - 1 }, () => 20) });
   /** Runs a consumer until no event is pending any more (bounded), then stops it. */
   const drain = async (maxAttempts = 2) => {
     const stop = new AbortController();
