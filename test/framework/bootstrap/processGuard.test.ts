@@ -16,6 +16,8 @@ describe('processGuard', () => {
       const { guardProcess } = await import(${JSON.stringify(guard)});
       const { createLogger, flushLogs } = await import(${JSON.stringify(logger)});
       guardProcess(createLogger('info'));
+      guardProcess(createLogger('info')); // a second consumer started in the same process
+      console.log('listeners ' + process.listenerCount('uncaughtException') + ' ' + process.listenerCount('unhandledRejection'));
       Promise.reject(new Error('a rejection nobody awaited'));
       setTimeout(() => { throw new Error('a throw in a timer'); }, 10);
       setTimeout(async () => { console.log('still running'); await flushLogs(500); }, 100);
@@ -32,5 +34,6 @@ describe('processGuard', () => {
       'a throw in a timer',
     ]);
     expect(result.stdout).to.include('still running');
+    expect(result.stdout, 'installed once per process').to.include('listeners 1 1');
   });
 });
