@@ -64,23 +64,31 @@ function sqliteFile(database: TestDatabase): string | undefined {
 }
 
 let templateFolder: string | undefined;
+let saved = 0;
 const templates = new Map<string, string>();
+/** Keys whose template is being written: two starts at once of one module set save it once. */
+const saving = new Set<string>();
 
 /**
  * SQLite: keeps a copy of a database just migrated (nothing else written yet) as the template of
  * `key`, for restoreTemplate. Once per key and process, in a folder removed when the process exits.
  */
 export async function saveTemplate(database: TestDatabase, key: string, knex: Knex): Promise<void> {
-  if (!sqliteFile(database) || templates.has(key)) return;
-  if (!templateFolder) {
-    const created = mkdtempSync(path.join(os.tmpdir(), 'test-templates-'));
-    templateFolder = created;
-    process.on('exit', () => rmSync(created, { recursive: true, force: true }));
+  if (!sqliteFile(database) || templates.has(key) || saving.has(key)) return;
+  saving.add(key);
+  try {
+    if (!templateFolder) {
+      const created = mkdtempSync(path.join(os.tmpdir(), 'test-templates-'));
+      templateFolder = created;
+      process.on('exit', () => rmSync(created, { recursive: true, force: true }));
+    }
+    const file = path.join(templateFolder, `${++saved}.sqlite`);
+    // VACUUM INTO writes a consistent, self-contained copy (no -wal file beside it) through the open connection.
+    await knex.raw('VACUUM INTO ?', [file]);
+    templates.set(key, file);
+  } finally {
+    saving.delete(key);
   }
-  const file = path.join(templateFolder, `${templates.size + 1}.sqlite`);
-  // VACUUM INTO writes a consistent, self-contained copy (no -wal file beside it) through the open connection.
-  await knex.raw('VACUUM INTO ?', [file]);
-  templates.set(key, file);
 }
 
 /**
