@@ -2,15 +2,12 @@
  * A database of its own for each test application: a fresh SQLite file by default, or, when
  * TEST_DATABASE_URL names a MySQL/MariaDB or PostgreSQL server, a new database (MySQL) or schema
  * (PostgreSQL) on it, dropped again on release. Runs can never collide.
- *
- * On SQLite a test application's file may start as a copy of a migrated template (saveTemplate,
- * restoreTemplate; TestApp.start uses them): running every migration took most of a test's start.
  */
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import knexFactory, { type Knex } from 'knex';
+import knexFactory from 'knex';
 import { parseDatabaseUrl } from '../../app/framework/db/dialect.js';
 
 export interface TestDatabase {
@@ -56,49 +53,4 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   } finally {
     await admin.destroy();
   }
-}
-
-/** The SQLite file of a test database, or undefined on a server. */
-function sqliteFile(database: TestDatabase): string | undefined {
-  return database.url.startsWith('sqlite:') ? database.url.slice('sqlite:'.length) : undefined;
-}
-
-let templateFolder: string | undefined;
-let saved = 0;
-const templates = new Map<string, string>();
-/** Keys whose template is being written: two starts at once of one module set save it once. */
-const saving = new Set<string>();
-
-/**
- * SQLite: keeps a copy of a database just migrated (nothing else written yet) as the template of
- * `key`, for restoreTemplate. Once per key and process, in a folder removed when the process exits.
- */
-export async function saveTemplate(database: TestDatabase, key: string, knex: Knex): Promise<void> {
-  if (!sqliteFile(database) || templates.has(key) || saving.has(key)) return;
-  saving.add(key);
-  try {
-    if (!templateFolder) {
-      const created = mkdtempSync(path.join(os.tmpdir(), 'test-templates-'));
-      templateFolder = created;
-      process.on('exit', () => rmSync(created, { recursive: true, force: true }));
-    }
-    const file = path.join(templateFolder, `${++saved}.sqlite`);
-    // VACUUM INTO writes a consistent, self-contained copy (no -wal file beside it) through the open connection.
-    await knex.raw('VACUUM INTO ?', [file]);
-    templates.set(key, file);
-  } finally {
-    saving.delete(key);
-  }
-}
-
-/**
- * SQLite: fills a fresh test database (before anything opened it) with a copy of the template of
- * `key`; false when there is none (on a server, or no test of this process saved one yet).
- */
-export function restoreTemplate(database: TestDatabase, key: string): boolean {
-  const file = sqliteFile(database);
-  const template = templates.get(key);
-  if (!file || !template) return false;
-  copyFileSync(template, file);
-  return true;
 }

@@ -13,14 +13,10 @@
  * It runs with the project's modules; `modules` chooses others (test/support/modules.ts):
  * `TestApp.start({ modules: { Acme_RecommendationNotes: true } })` switches one more on.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
 import type { Express } from 'express';
 import { Application, type ApplicationOptions } from '../../app/bootstrap/Application.js';
-import { moduleConfigFileOf, moduleSourcesOf } from '../../app/bootstrap/moduleLocations.js';
 import { runCli } from '../../app/cli/Cli.js';
-import { moduleMigrationFiles } from '../../app/framework/db/MigrationSource.js';
-import { discoverModules } from '../../app/framework/module/ModuleLoader.js';
-import { createTestDatabase, restoreTemplate, saveTemplate, type TestDatabase } from './database.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
 import { injectAgent, type InjectAgent, type InjectAgentOptions } from './inject.js';
 import { preferOwnCopies, writeModuleConfig, type ModuleSelection } from './modules.js';
 
@@ -38,29 +34,6 @@ export interface TokenOptions {
 }
 
 let tokenCounter = 0;
-
-/**
- * What a migrated database depends on: the module config, the module folders and every migration
- * file (name, size, time), so a test that adds, edits or removes one gets a database of its
- * own again. Undefined when the modules cannot be read: start-up then reports it as it would.
- */
-function templateKey(options: ApplicationOptions): string | undefined {
-  try {
-    const sources = moduleSourcesOf(options);
-    const configFile = moduleConfigFileOf(options);
-    const modules = discoverModules(sources);
-    const migrations = modules.flatMap((module) =>
-      moduleMigrationFiles(module).map((migration) => {
-        const stat = migration.file ? statSync(migration.file) : undefined;
-        return `${module.name} ${migration.name} ${stat?.size} ${stat?.mtimeMs}`;
-      }),
-    );
-    const config = existsSync(configFile) ? readFileSync(configFile, 'utf8') : '';
-    return JSON.stringify({ sources, config, modules: modules.map((m) => [m.name, m.codeDir]), migrations });
-  } catch {
-    return undefined;
-  }
-}
 
 export class TestApp {
   private constructor(
@@ -82,14 +55,8 @@ export class TestApp {
     const merged: ApplicationOptions = { ...options, moduleConfigFile, databaseUrl: database.url };
     let app: Application | undefined;
     try {
-      // SQLite: a copy of a database migrated for the same modules earlier in this process, when
-      // there is one. setupUpgrade still runs on it (finds nothing pending, runs the installers),
-      // as the server does on every start; the first test of each module set migrates for real.
-      const key = templateKey(merged);
-      const restored = key !== undefined && restoreTemplate(database, key);
       app = await Application.create(merged);
       await app.setupUpgrade();
-      if (key !== undefined && !restored) await saveTemplate(database, key, app.knex);
       return new TestApp(app, app.http(), database, merged);
     } catch (error) {
       await app?.close();
