@@ -1,3 +1,4 @@
+// npm test: start first (it builds copies of the project for minutes of tsc: started last, the whole run would wait for it)
 /**
  * `npm run build` (app/bin/build.mjs), in a copy of the project so that a broken build never
  * touches the dist/ this suite runs from: it builds only when a source changed, says nothing under

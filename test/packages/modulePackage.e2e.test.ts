@@ -1,4 +1,4 @@
-// npm test: start first (it builds a fresh copy of the project twice, minutes mostly in tsc: started last, or alone after the others, it would make the whole run wait for it)
+// npm test: run alone (it builds a fresh copy of the project twice: beside other files it would starve them of CPU, and timing-sensitive files would fail on a loaded CI machine)
 /**
  * Issue 27, end to end: a module written in a folder of its own (test/fixtures/packages/
  * acme-packaged-limits: its own package.json, TypeScript compiled against the runtime's public
