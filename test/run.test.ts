@@ -7,7 +7,7 @@ import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { DIST_ROOT, PROJECT_ROOT } from '../app/bootstrap/paths.js';
+import { DIST_ROOT, PROJECT_ROOT } from '../app/bootstrap/config/paths.js';
 
 interface Run {
   code: number;

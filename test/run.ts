@@ -19,7 +19,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../app/bootstrap/paths.js';
+import { PROJECT_ROOT } from '../app/bootstrap/config/paths.js';
 
 const TEST_DIR = 'test';
 const MODULES_DIR = 'modules';

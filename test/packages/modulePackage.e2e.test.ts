@@ -30,7 +30,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import knexFactory, { type Knex } from 'knex';
-import { PROJECT_ROOT } from '../../app/bootstrap/paths.js';
+import { PROJECT_ROOT } from '../../app/bootstrap/config/paths.js';
 import { parseDatabaseUrl } from '../../app/framework/db/dialect.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { freePort, ServerProcess } from '../support/serverProcess.js';
