@@ -135,6 +135,12 @@ async function developerLoop(databaseDir: string): Promise<string[]> {
   for (let i = 0; i < Math.min(runs, 5); i++) start.push(await startToFirstAnswerMs(databaseDir, i));
   const leaf = path.join(PROJECT_ROOT, 'modules', 'Acme', 'RecommendationNotes', 'Plugin', 'NormaliseItemNotes.ts');
   const original = readFileSync(leaf, 'utf8');
+  // Interrupted (Ctrl-C, a kill), the file is put back before the process ends: finally would not run.
+  const putBack = () => {
+    writeFileSync(leaf, original);
+    process.exit(130);
+  };
+  process.once('SIGINT', putBack).once('SIGTERM', putBack).once('SIGHUP', putBack);
   const rebuild: number[] = [];
   try {
     for (let i = 0; i < 3; i++) {
@@ -144,6 +150,7 @@ async function developerLoop(databaseDir: string): Promise<string[]> {
     }
   } finally {
     writeFileSync(leaf, original);
+    process.off('SIGINT', putBack).off('SIGTERM', putBack).off('SIGHUP', putBack);
     commandMs('npm', ['run', '--silent', 'build']);
   }
   return [
