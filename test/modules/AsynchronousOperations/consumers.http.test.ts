@@ -5,7 +5,7 @@
  * operations create recommendations (not idempotent), so an operation applied twice would show
  * as two recommendations with the same note, and one lost as a missing note. They are spread over
  * several patients: on the db queue, partitioned by patient, both consumers then get a share
- * (the order per entity is checked in test/framework/queue/dbQueuePartitions.test.ts).
+ * (the order per entity is checked in test/framework/queue/DbQueuePartitions.http.test.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { expect } from 'chai';
