@@ -22,6 +22,9 @@
  * --processes > 1; --async and --scenario login-flood ignore --processes.
  * --async --statements: statements the db-queue consumer sends per operation (counted at the driver).
  * --async [--operations N] [--consumers 1,2,4] [--batch-size N] [--no-sync] [--rounds N]
+ * [--entities E] [--per-entity P] [--bulk-size B] [--shape shared]: E recommendations (default 100)
+ * with P operations each (then N = E x P), B operations per bulk request (default 1000); `--shape
+ * shared` is 50 x 30 in bulks of 500 (issue 28: operations sharing recommendations);
  * [--no-one-bulk]: the consumers' batch size (CONSUMER_BATCH_SIZE; 1: one operation per transaction,
  * as before batching), without the synchronous route's run, each drain and the synchronous run
  * repeated N times interleaved, best kept (default 3; smoke 1); last, the N operations posted as one
@@ -185,10 +188,18 @@ async function asyncMain(argv: readonly string[]): Promise<void> {
     );
     return;
   }
+  // `--shape shared`: issue 28's shape, 1,500 operations over 50 recommendations (30 each) in bulks of
+  // 500, where consumers taking neighbouring operations would touch the same recommendations' rows.
+  const shared = value('--shape') === 'shared';
+  if (value('--shape') !== undefined && !shared) throw new Error('--shape: only "shared" is known');
+  const entities = Number(value('--entities') ?? (shared ? 50 : 100));
+  const perEntity = value('--per-entity') ?? (shared ? '30' : undefined);
   const options = {
     dir,
-    operations: Number(value('--operations') ?? (smoke ? 200 : 10_000)),
-    bulkSize: 1000,
+    operations:
+      perEntity !== undefined ? entities * Number(perEntity) : Number(value('--operations') ?? (smoke ? 200 : 10_000)),
+    bulkSize: Number(value('--bulk-size') ?? (shared ? 500 : 1000)),
+    entities,
     consumerCounts: (value('--consumers') ?? (smoke ? '1,2' : '1,2,4')).split(',').map(Number),
     amqpUrl: readDeploymentConfig().amqpUrl,
     batchSize: value('--batch-size') === undefined ? undefined : Number(value('--batch-size')),

@@ -14,8 +14,11 @@
  *    the largest consumer count: the rate the asynchronous route is compared with.
  *
  * Each run has a fresh database (SQLite file in var/bench/, or DATABASE_URL's server) seeded
- * through the API: 100 recommendations and 100 products; operation k adds product k / 100 to
- * recommendation k % 100, so consecutive operations touch different recommendations.
+ * through the API: E recommendations (`--entities`, default 100) and operations / E products;
+ * operation k adds product k / E to recommendation k % E, so consecutive operations touch
+ * different recommendations and each recommendation gets its operations in order. `--shape
+ * shared` is issue 28's shape: 50 recommendations, 30 operations each, bulks of 500, where a
+ * consumer's batch of 50 touches every recommendation.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -36,6 +39,11 @@ export interface AsyncBenchOptions {
   readonly dir: string;
   readonly operations: number;
   readonly bulkSize: number;
+  /**
+   * Recommendations the operations are spread over (`--entities`, default 100): operation k adds to
+   * recommendation k % entities, so each recommendation gets operations / entities of them, in order.
+   */
+  readonly entities?: number;
   readonly consumerCounts: readonly number[];
   readonly amqpUrl: string | null;
   /** CONSUMER_BATCH_SIZE of the consumers; undefined: their default. */
@@ -95,6 +103,9 @@ export interface OneBulkResult {
 
 export interface AsyncBenchReport {
   readonly operations: number;
+  /** Recommendations the operations were spread over, and the operations per bulk request. */
+  readonly entities?: number;
+  readonly bulkSize?: number;
   /** The consumers' batch size (CONSUMER_BATCH_SIZE), or 'default'. */
   readonly batchSize: number | 'default';
   readonly database: string;
@@ -143,11 +154,12 @@ async function seedRun(options: AsyncBenchOptions, name: string, env: Record<str
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
       body: JSON.stringify(body),
     }).then(json);
-  const skus = Math.ceil(options.operations / RECOMMENDATIONS);
+  const entities = options.entities ?? RECOMMENDATIONS;
+  const skus = Math.ceil(options.operations / entities);
   for (let s = 0; s < skus; s++)
     await call('POST', '/rest/all/V1/products', { product: { sku: `ASYNC-${s}`, name: `Async ${s}`, price: 1 } });
   const recommendations: string[] = [];
-  for (let r = 0; r < RECOMMENDATIONS; r++) {
+  for (let r = 0; r < entities; r++) {
     const patient = (await call('POST', '/rest/default/V1/dispensary/patient', {
       patient: { firstname: 'A', lastname: `B${r}`, email: `p${r}@example.com` },
     })) as { patient_id: number };
@@ -164,8 +176,8 @@ function element(
   k: number,
 ): { recommendationId: string; recommendation: { items: { sku: string; qty: number }[] } } {
   return {
-    recommendationId: seeded.recommendations[k % RECOMMENDATIONS]!,
-    recommendation: { items: [{ sku: `ASYNC-${Math.floor(k / RECOMMENDATIONS)}`, qty: 1 }] },
+    recommendationId: seeded.recommendations[k % seeded.recommendations.length]!,
+    recommendation: { items: [{ sku: `ASYNC-${Math.floor(k / seeded.recommendations.length)}`, qty: 1 }] },
   };
 }
 
@@ -517,6 +529,8 @@ export async function runAsyncBench(options: AsyncBenchOptions): Promise<AsyncBe
   if (!options.skipSync) sync = { ...sync, roundRates: syncRates };
   return {
     operations: options.operations,
+    entities: options.entities ?? RECOMMENDATIONS,
+    bulkSize: options.bulkSize,
     batchSize: options.batchSize ?? 'default',
     database: databaseUrl().split(':')[0]!,
     rounds,
@@ -528,7 +542,7 @@ export async function runAsyncBench(options: AsyncBenchOptions): Promise<AsyncBe
 export function asyncMarkdown(report: AsyncBenchReport): string {
   const sync = report.sync.perSecond;
   const lines = [
-    `### Asynchronous web API: ${report.operations} Add Items operations (${report.database}, consumer batch size ${report.batchSize}, best of ${report.rounds} round(s))`,
+    `### Asynchronous web API: ${report.operations} Add Items operations over ${report.entities ?? RECOMMENDATIONS} recommendations, bulks of ${report.bulkSize ?? 1000} (${report.database}, consumer batch size ${report.batchSize}, best of ${report.rounds} round(s))`,
     '',
     '| queue | consumers | from | accept (s) | accept (ops/s) | drain (ops/s) | drain time (s) | drain ÷ synchronous | all up: drain (ops/s) | all up ÷ synchronous | consumer CPU (ms/op, least) | load avg (1 min) | rounds (ops/s) |',
     '|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',

@@ -56,6 +56,12 @@ export interface DeploymentConfig {
   readonly queuePrefix: string;
   /** How long a `db` queue message claimed by a consumer stays invisible to the others. */
   readonly dbQueueLockTimeoutMs: number;
+  /**
+   * DB_QUEUE_PARTITIONS (32): partitions of the async web API's `db` queue; each consumer leases a
+   * share, so operations of one entity go to one consumer at a time, in order (0: unpartitioned).
+   * Publishers and consumers must agree: change it only with the queue drained.
+   */
+  readonly dbQueuePartitions: number;
   /** WEBHOOK_ALLOWED_HOSTS (comma-separated host names): the only hosts webhooks and events may call; null: any (but never the cloud metadata address). */
   readonly webhookAllowedHosts: readonly string[] | null;
   /**
@@ -105,6 +111,7 @@ export interface DeploymentConfigOverrides {
   readonly amqpTimeouts?: Partial<AmqpTimeouts>;
   readonly queuePrefix?: string;
   readonly dbQueueLockTimeoutMs?: number;
+  readonly dbQueuePartitions?: number;
   readonly webhookAllowedHosts?: readonly string[] | null;
   readonly eventRetrySchedule?: readonly number[];
   readonly eventConcurrency?: number;
@@ -120,6 +127,8 @@ export interface DeploymentConfigOverrides {
 /** Chosen from `npm run bench:async -- --batch-sizes` (see BENCHMARKS.md). */
 export const DEFAULT_CONSUMER_BATCH_SIZE = 50;
 export const DEFAULT_CONSUMER_BATCH_WAIT_MS = 20;
+/** Enough for a fair split among a handful of consumers; the claim's cost hardly depends on it. */
+export const DEFAULT_DB_QUEUE_PARTITIONS = 32;
 
 export const DEFAULT_DATABASE_URL = `sqlite:${path.join('var', 'db.sqlite')}`;
 
@@ -179,6 +188,9 @@ export function readDeploymentConfig(
     },
     queuePrefix: options.queuePrefix ?? env.QUEUE_PREFIX ?? '',
     dbQueueLockTimeoutMs: options.dbQueueLockTimeoutMs ?? Number(env.DB_QUEUE_LOCK_TIMEOUT_MS ?? 60_000),
+    dbQueuePartitions:
+      options.dbQueuePartitions ??
+      wholeNumber('DB_QUEUE_PARTITIONS', env.DB_QUEUE_PARTITIONS, DEFAULT_DB_QUEUE_PARTITIONS),
     webhookAllowedHosts:
       options.webhookAllowedHosts !== undefined ? options.webhookAllowedHosts : hostList(env.WEBHOOK_ALLOWED_HOSTS),
     eventRetrySchedule: options.eventRetrySchedule ?? eventRetrySchedule(env),

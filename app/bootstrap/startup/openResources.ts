@@ -34,6 +34,7 @@ export function openResources({ config, logger }: Pick<Configuration, 'config' |
       amqpUrl: config.amqpUrl,
       prefix: config.queuePrefix,
       dbLockTimeoutMs: config.dbQueueLockTimeoutMs,
+      dbPartitions: config.dbQueuePartitions,
       amqpTimeouts: config.amqpTimeouts,
     },
     knex,

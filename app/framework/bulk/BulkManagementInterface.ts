@@ -22,6 +22,8 @@ export interface OperationToSchedule {
   readonly dataHash: string | null;
   readonly errorMessage?: string;
   readonly errorCode?: number;
+  /** The entity the operation touches (e.g. `recommendationId=42`): its messages are consumed in order, one at a time. */
+  readonly partitionKey?: string | null;
 }
 
 export interface BulkToSchedule {

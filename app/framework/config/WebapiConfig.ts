@@ -34,6 +34,13 @@ export interface RouteDefinition {
    * signing secret) that must not be stored in a queued operation or shown in its status.
    */
   readonly async?: false;
+  /**
+   * webapi.xml `<route ... partitionKey="...">` (this project's attribute): what names the entity
+   * an async operation of the route touches, so operations of one entity are consumed in order by
+   * one consumer at a time: a path parameter, or a dotted path into the body (`product.sku`).
+   * Unset: the route's first path parameter; a route without one has no key (any consumer, any order).
+   */
+  readonly partitionKey?: string;
   readonly data: readonly RouteParameterInjection[];
   readonly file: string;
   readonly module: string;
@@ -48,7 +55,7 @@ export function readWebapiConfig(modules: readonly ModuleDefinition[]): RouteDef
         element,
         {
           required: ['url', 'method'],
-          optional: ['secure', 'soapOperation', 'scope', 'async'],
+          optional: ['secure', 'soapOperation', 'scope', 'async', 'partitionKey'],
           children: ['service', 'resources', 'data'],
         },
         file,
@@ -64,6 +71,11 @@ export function readWebapiConfig(modules: readonly ModuleDefinition[]): RouteDef
       if (scope !== undefined && scope !== 'global')
         throw new ConfigError(`${file}: route ${method} ${url} has an unknown scope "${scope}" (only "global")`);
       const async = parseBooleanAttr(element.attrs.async, file, 'async');
+      const partitionKey = element.attrs.partitionKey;
+      if (partitionKey !== undefined && !/^\w+(\.\w+)*$/.test(partitionKey))
+        throw new ConfigError(
+          `${file}: route ${method} ${url} has partitionKey "${partitionKey}": a path parameter or a dotted body path is expected`,
+        );
       const services = element.children.filter((c) => c.name === 'service');
       if (services.length !== 1) throw new ConfigError(`${file}: route ${method} ${url} needs exactly one <service>`);
       const service = services[0]!;
@@ -101,6 +113,7 @@ export function readWebapiConfig(modules: readonly ModuleDefinition[]): RouteDef
         resources,
         ...(scope === 'global' ? { scope } : {}),
         ...(async === false ? { async } : {}),
+        ...(partitionKey !== undefined ? { partitionKey } : {}),
         data,
         file,
         module: module.name,

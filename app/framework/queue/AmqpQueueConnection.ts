@@ -12,12 +12,14 @@ import type { ChannelModel, Channel, ConfirmChannel, ConsumeMessage } from 'amqp
 import type { Logger } from '../logging/logger.js';
 import {
   QueueUnavailableError,
+  bodyOf,
   consumeOneAtATime,
   sleep,
   type BatchConsumeOptions,
   type ConsumeOptions,
   type Delivery,
   type DeliveryBatch,
+  type OutgoingMessage,
   type QueueConnection,
   type QueueDepth,
 } from './QueueConnection.js';
@@ -100,8 +102,9 @@ export class AmqpQueueConnection implements QueueConnection {
     return attempt;
   }
 
-  async publish(topic: string, bodies: readonly string[]): Promise<void> {
-    if (bodies.length === 0) return;
+  /** The partition key is not used here: RabbitMQ's queue is not partitioned (docs/async.md). */
+  async publish(topic: string, messages: readonly OutgoingMessage[]): Promise<void> {
+    if (messages.length === 0) return;
     let channel: ConfirmChannel;
     try {
       ({ channel } = await this.publisherChannel());
@@ -109,8 +112,8 @@ export class AmqpQueueConnection implements QueueConnection {
       throw new QueueUnavailableError('The message broker cannot be reached', error);
     }
     try {
-      for (const body of bodies) {
-        channel.publish(this.names.exchange, topic, Buffer.from(body), {
+      for (const message of messages) {
+        channel.publish(this.names.exchange, topic, Buffer.from(bodyOf(message)), {
           persistent: true,
           contentType: 'application/json',
         });

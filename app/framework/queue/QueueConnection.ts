@@ -47,14 +47,25 @@ export interface QueueDepth {
   readonly deadLetters: number;
 }
 
+/**
+ * A message to publish: its body, or its body and the key of the entity it touches (e.g.
+ * `recommendationId=42`). On a partitioned db queue, messages of one key are consumed in
+ * publishing order by one consumer at a time (DbQueuePartitions.ts); without a key, by any.
+ */
+export type OutgoingMessage = string | { readonly body: string; readonly partitionKey?: string | null };
+
+export function bodyOf(message: OutgoingMessage): string {
+  return typeof message === 'string' ? message : message.body;
+}
+
 export interface QueueConnection {
   readonly type: 'amqp' | 'db';
   /**
-   * Publishes `bodies` on `topic`. On the db queue the rows join `trx`, so they commit or roll
+   * Publishes `messages` on `topic`. On the db queue the rows join `trx`, so they commit or roll
    * back with the caller's writes; on RabbitMQ the call returns once the broker confirmed every
    * message, and throws (QueueUnavailableError) when it cannot.
    */
-  publish(topic: string, bodies: readonly string[], trx?: Knex.Transaction): Promise<void>;
+  publish(topic: string, messages: readonly OutgoingMessage[], trx?: Knex.Transaction): Promise<void>;
   /** Hands messages of `queue` to `handler` one at a time until the signal or max-messages. */
   consume(queue: string, handler: (delivery: Delivery) => Promise<void>, options: ConsumeOptions): Promise<number>;
   /**

@@ -11,6 +11,8 @@ export interface QueueSettings {
   readonly amqpUrl: string | null;
   readonly prefix: string;
   readonly dbLockTimeoutMs: number;
+  /** Partitions of the `db` queue by partition key (0 or unset: none). */
+  readonly dbPartitions?: number;
   /** AMQP_HEARTBEAT_SECONDS, AMQP_CONNECT_TIMEOUT_MS, AMQP_CONFIRM_TIMEOUT_MS. */
   readonly amqpTimeouts?: AmqpTimeouts;
 }
@@ -25,5 +27,5 @@ export function createQueueConnection(
   const names = topology(settings.prefix);
   return settings.amqpUrl
     ? new AmqpQueueConnection(settings.amqpUrl, names, logger, settings.amqpTimeouts ?? DEFAULT_AMQP_TIMEOUTS)
-    : new DbQueueConnection(knex, dialect, names, logger, settings.dbLockTimeoutMs);
+    : new DbQueueConnection(knex, dialect, names, logger, settings.dbLockTimeoutMs, settings.dbPartitions ?? 0);
 }

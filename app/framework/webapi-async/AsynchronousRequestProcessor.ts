@@ -50,6 +50,28 @@ export function asyncTopic(route: RouteDefinition): string {
   return `async.${route.serviceClass.replace(/\\/g, '.')}.${route.serviceMethod}.${route.method}`.toLowerCase();
 }
 
+/**
+ * The partition key of an operation: the route's `partitionKey` (webapi.xml), else its first path
+ * parameter, named with its value (`recommendationId=42`), so routes naming one entity alike share
+ * its order; null when the route names none or the request lacks it.
+ */
+export function partitionKeyOf(
+  route: RouteDefinition,
+  params: readonly string[],
+  pathParams: Record<string, string>,
+  body: unknown,
+): string | null {
+  const name = route.partitionKey ?? params[0];
+  if (name === undefined) return null;
+  let value: unknown = pathParams[name];
+  if (value === undefined) {
+    value = body;
+    for (const step of name.split('.'))
+      value = value && typeof value === 'object' ? (value as Record<string, unknown>)[step] : undefined;
+  }
+  return typeof value === 'string' || typeof value === 'number' ? `${name}=${String(value)}` : null;
+}
+
 /** `/V1/a/:recommendationId/item` -> `/V1/a/byRecommendationId/item` */
 export function bulkUrl(url: string): string {
   return url.replace(/\/:(\w)(\w*)/g, (_, first: string, rest: string) => `/by${first.toUpperCase()}${rest}`);
@@ -149,7 +171,7 @@ export class AsynchronousRequestProcessor implements RequestProcessorInterface {
               // The path parameters are keys of the element itself: checking the element names each once.
               assertSafeStrings({ pathParams: {}, body: own, query: undefined });
               const args = handler.accept({ pathParams: params, body: own, query: undefined, placeholders });
-              operations.push(accepted(key, request(args)));
+              operations.push(accepted(key, request(args), partitionKeyOf(definition, paramNames, params, own)));
             } catch (error) {
               if (!(error instanceof LocalizedException) || httpStatusOf(error) !== 400) throw error;
               for (const reason of reasons(error))
@@ -171,7 +193,7 @@ export class AsynchronousRequestProcessor implements RequestProcessorInterface {
             query,
             placeholders,
           });
-          operations.push(accepted(0, request(args)));
+          operations.push(accepted(0, request(args), partitionKeyOf(definition, paramNames, pathParams, body)));
         }
 
         const uuid = randomUUID();
@@ -204,9 +226,13 @@ export class AsynchronousRequestProcessor implements RequestProcessorInterface {
   }
 }
 
-function accepted(key: number, request: OperationToSchedule['request'] & object): OperationToSchedule {
+function accepted(
+  key: number,
+  request: OperationToSchedule['request'] & object,
+  partitionKey: string | null,
+): OperationToSchedule {
   const dataHash = createHash('sha256').update(JSON.stringify(request.args)).digest('hex');
-  return { key, status: 4, request, dataHash };
+  return { key, status: 4, request, dataHash, partitionKey };
 }
 
 /** Why an element was refused: each input error, placeholders filled. */

@@ -3,7 +3,9 @@
  * Consumers as separate processes, as an operator runs them: two sharing one queue, one SIGKILLed
  * in the middle of a batch and replaced, the broker connection lost and back while they run. The
  * operations create recommendations (not idempotent), so an operation applied twice would show
- * as two recommendations with the same note, and one lost as a missing note.
+ * as two recommendations with the same note, and one lost as a missing note. They are spread over
+ * several patients: on the db queue, partitioned by patient, both consumers then get a share
+ * (the order per entity is checked in test/framework/queue/DbQueuePartitions.http.test.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { expect } from 'chai';
@@ -20,13 +22,15 @@ const OPERATIONS = 960;
 const BATCH = 10;
 // Items per operation: enough work that the batch of the whole bulk lasts long enough to be killed in.
 const SKUS = Array.from({ length: 4 }, (_, i) => `P-${i + 1}`);
+// Operations go to patient i % PATIENTS: enough entities for both consumers to get partitions.
+const PATIENTS = 12;
 
 for (const mode of QUEUE_MODES) {
   describe(`Async consumers as processes on the ${mode.name} queue${mode.unavailable ? ` (pending: ${mode.unavailable})` : ''}`, function () {
     this.timeout(90_000);
     let d: Dispensary;
     let options: ReturnType<(typeof QUEUE_MODES)[number]['options']>;
-    let patientId: number;
+    const patientIds: number[] = [];
     const consumers: ConsumerProcess[] = [];
     const output = () =>
       consumers
@@ -38,7 +42,7 @@ for (const mode of QUEUE_MODES) {
       options = mode.options();
       d = await Dispensary.start(options);
       await d.products(...SKUS);
-      patientId = await d.patient();
+      for (let p = 0; p < PATIENTS; p++) patientIds.push(await d.patient());
     });
     afterEach(async () => {
       await Promise.all(consumers.splice(0).map((c) => c.stop('SIGKILL')));
@@ -51,7 +55,7 @@ for (const mode of QUEUE_MODES) {
     /** Queues a bulk of OPERATIONS recommendation creations, notes `<tag>-<i>`. */
     async function createBulk(tag: string): Promise<string> {
       const elements = Array.from({ length: OPERATIONS }, (_, i) => ({
-        patientId,
+        patientId: patientIds[i % PATIENTS],
         recommendation: { note: `${tag}-${i}`, items: SKUS },
       }));
       const res = await d

@@ -51,17 +51,20 @@ export class BulkManagement implements BulkManagementInterface {
         .where({ bulk_uuid: bulk.uuid, status: 4 })
         .orderBy('operation_key')) as {
         id: number;
+        operation_key: number;
       }[];
       const publishedAt = Date.now();
-      const bodies = open.map((op) =>
-        encodeOperationMessage({
+      const keys = new Map(bulk.operations.map((op) => [op.key, op.partitionKey ?? null]));
+      const messages = open.map((op) => ({
+        body: encodeOperationMessage({
           operation_id: op.id,
           bulk_uuid: bulk.uuid,
           topic_name: bulk.topic,
           published_at: publishedAt,
         }),
-      );
-      await this.queue.publish(bulk.topic, bodies, trx);
+        partitionKey: keys.get(Number(op.operation_key)) ?? null,
+      }));
+      await this.queue.publish(bulk.topic, messages, trx);
     });
   }
 }
