@@ -80,7 +80,10 @@ export class SubscriptionRepository {
     const rows =
       name === undefined
         ? await this.connection.run(ALL_DISABLED, {})
-        : ((await this.connection.get()(DISABLED).select('name', 'reason', 'disabled_at').where({ name })) as DisabledRow[]);
+        : ((await this.connection
+            .get()(DISABLED)
+            .select('name', 'reason', 'disabled_at')
+            .where({ name })) as DisabledRow[]);
     return new Map(rows.map((row) => [row.name, { reason: row.reason, at: Number(row.disabled_at) }]));
   }
 
