@@ -15,7 +15,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import knexFactory, { type Knex } from 'knex';
-import { databaseTimeouts, databaseUrl, moduleConfigFile } from './app/bootstrap/DeploymentConfig.js';
+import { databaseTimeouts, databaseUrl, moduleConfigFile } from './app/bootstrap/config/DeploymentConfig.js';
 import { parseDatabaseUrl } from './app/framework/db/dialect.js';
 import { ModuleMigrationSource } from './app/framework/db/MigrationSource.js';
 import { discoverModules, orderModules, readModuleConfig } from './app/framework/module/ModuleLoader.js';

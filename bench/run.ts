@@ -46,8 +46,8 @@
 import 'reflect-metadata';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../app/bootstrap/paths.js';
-import { readDeploymentConfig } from '../app/bootstrap/DeploymentConfig.js';
+import { PROJECT_ROOT } from '../app/bootstrap/config/paths.js';
+import { readDeploymentConfig } from '../app/bootstrap/config/DeploymentConfig.js';
 import { prepareBaseline } from './lib/baseline.js';
 import { asyncMarkdown, oneBulkRun, runAsyncBench, runStatementProbe } from './lib/asyncBench.js';
 import { processesRefusal, runBench, type BenchOptions } from './lib/bench.js';

@@ -15,7 +15,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileS
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { DIST_ROOT, PROJECT_ROOT } from '../app/bootstrap/paths.js';
+import { DIST_ROOT, PROJECT_ROOT } from '../app/bootstrap/config/paths.js';
 import { readAclConfig } from '../app/framework/config/AclConfig.js';
 import { DiConfig, readDiConfig } from '../app/framework/config/DiConfig.js';
 import { moduleXmlPaths } from '../app/framework/config/moduleXmlFiles.js';

@@ -9,7 +9,7 @@ import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { PROJECT_ROOT } from '../app/bootstrap/paths.js';
+import { PROJECT_ROOT } from '../app/bootstrap/config/paths.js';
 
 const LEAF = 'modules/Acme/RecommendationNotes/Plugin/NormaliseItemNotes.ts';
 const LEAF_JS = 'dist/modules/Acme/RecommendationNotes/Plugin/NormaliseItemNotes.js';

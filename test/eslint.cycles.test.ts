@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { ESLint } from 'eslint';
-import { PROJECT_ROOT } from '../app/bootstrap/paths.js';
+import { PROJECT_ROOT } from '../app/bootstrap/config/paths.js';
 
 describe('eslint.cycles.js (lint rule layering/cycles)', function () {
   this.timeout(120_000);
@@ -66,20 +66,41 @@ describe('eslint.cycles.js (lint rule layering/cycles)', function () {
     it('should fail the HTTP app importing the Application back (start-up has no listed loop left)', async () => {
       const application = 'app/bootstrap/Application.ts';
       expect(await cycleErrors(application, saved(application))).to.deep.equal([]);
-      const httpApp = 'app/bootstrap/HttpApp.ts';
+      const httpApp = 'app/bootstrap/http/HttpApp.ts';
       const code = withLines(
         httpApp,
-        "import type { Application } from './Application.js';",
+        "import type { Application } from '../Application.js';",
         'export type A = Application;',
       );
       const errors = await cycleErrors(httpApp, code);
       expect(errors).to.deep.equal([
-        fileLoop('app/bootstrap/HttpApp.ts', 'app/bootstrap/Application.ts', 'app/bootstrap/HttpApp.ts'),
+        fileLoop('app/bootstrap/http/HttpApp.ts', 'app/bootstrap/Application.ts', 'app/bootstrap/http/HttpApp.ts'),
       ]);
     });
   });
 
   describe('between folders', () => {
+    it('should fail the folders of app/bootstrap importing back up (config/ a phase file, a phase a file at the top), with no file loop', async () => {
+      const errorsOf = async (file: string, line: string) =>
+        (await cycleErrors(file, withLines(file, line, 'export const planted = 1;'))).filter((e) =>
+          e.startsWith('import cycle between folders'),
+        );
+      const upFromConfig = await errorsOf(
+        'app/bootstrap/config/settings.ts',
+        "export { failedBuild } from '../startup/buildState.js';",
+      );
+      expect(upFromConfig).to.have.length(1);
+      expect(upFromConfig[0]).to.match(
+        /^import cycle between folders: app\/bootstrap\/config -> app\/bootstrap\/startup -> /,
+      );
+      const startupToTop = await errorsOf(
+        'app/bootstrap/startup/buildState.ts',
+        "export { guardProcess } from '../processGuard.js';",
+      );
+      expect(startupToTop).to.have.length(1);
+      expect(startupToTop[0]).to.match(/^import cycle between folders: app\/bootstrap\/startup -> app\/bootstrap -> /);
+    });
+
     it('should fail an import into a folder that imports this one, naming both and the import back', async () => {
       const code =
         "import { MAX_BULK_SIZE } from '../webapi-async/AsynchronousRequestProcessor.js';\nexport const max = MAX_BULK_SIZE;";

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { expect } from 'chai';
 import { ESLint } from 'eslint';
-import { PROJECT_ROOT } from '../app/bootstrap/paths.js';
+import { PROJECT_ROOT } from '../app/bootstrap/config/paths.js';
 
 describe('eslint.layering.js (lint rule layering/imports)', function () {
   this.timeout(60_000);

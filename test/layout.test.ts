@@ -6,7 +6,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { PROJECT_ROOT } from '../app/bootstrap/paths.js';
+import { PROJECT_ROOT } from '../app/bootstrap/config/paths.js';
 import { diskTree, layoutViolations, mirroredSources, speaksHttp, type Tree } from './support/layout.js';
 
 const files = (folder: string) =>
@@ -63,7 +63,7 @@ describe('the layout of test/', () => {
     it('should accept <Name>.<aspect>.test.ts, and app/bootstrap, app/bin, app/cli in their own folders', () => {
       const ok = [
         'test/framework/db/UnitOfWork.planted.test.ts',
-        'test/framework/bootstrap/settings.planted.test.ts',
+        'test/framework/bootstrap/config/settings.planted.test.ts',
         'test/framework/cli/Cli.planted.test.ts',
       ];
       expect(layoutViolations(ok, planted(Object.fromEntries(ok.map((f) => [f, UNIT]))))).to.deep.equal([]);

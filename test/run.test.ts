@@ -3,20 +3,27 @@
  * TypeScript paths given, and only those, run from their compiled copies.
  */
 import { execFile } from 'node:child_process';
-import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { DIST_ROOT, PROJECT_ROOT } from '../app/bootstrap/paths.js';
+import { DIST_ROOT, PROJECT_ROOT } from '../app/bootstrap/config/paths.js';
 
 interface Run {
   code: number;
   stderr: string;
   /** The compiled test files mocha ran, project-relative. */
   files: string[];
+  /** The same, in the order their tests ran. */
+  order: string[];
 }
 
-async function npmTest(...args: string[]): Promise<Run> {
+function npmTest(...args: string[]): Promise<Run> {
+  return npmTestWith({}, ...args);
+}
+
+async function npmTestWith(env: Record<string, string>, ...args: string[]): Promise<Run> {
   let stdout = '';
   let stderr = '';
   let code = 0;
@@ -24,7 +31,7 @@ async function npmTest(...args: string[]): Promise<Run> {
     ({ stdout, stderr } = await promisify(execFile)(
       process.execPath,
       [path.join(DIST_ROOT, 'test', 'run.js'), ...args, '--reporter', 'json'],
-      { cwd: PROJECT_ROOT, maxBuffer: 256 * 1024 * 1024 },
+      { cwd: PROJECT_ROOT, maxBuffer: 256 * 1024 * 1024, env: { ...process.env, ...env } },
     ));
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
@@ -36,7 +43,8 @@ async function npmTest(...args: string[]): Promise<Run> {
     (start, i) => JSON.parse(stdout.slice(start, starts[i + 1] ?? stdout.length)) as { tests: { file: string }[] },
   );
   const tests = reports.flatMap((report) => report.tests);
-  return { code, stderr, files: [...new Set(tests.map((t) => path.relative(PROJECT_ROOT, t.file)))].sort() };
+  const order = [...new Set(tests.map((t) => path.relative(PROJECT_ROOT, t.file)))];
+  return { code, stderr, files: [...order].sort(), order };
 }
 
 const MODULE_LOADER = 'dist/test/framework/module/ModuleLoader.test.js';
@@ -94,6 +102,24 @@ describe('npm test (test/run.ts)', function () {
       MODULE_LOADER,
     ]);
     expect(run.files.filter((file) => file.startsWith('dist/test/fixtures/'))).to.deep.equal([]);
+  });
+
+  it('should start the files that took longest in earlier runs first, the others after them in path order', async () => {
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'test-durations-'));
+    const durations = path.join(folder, 'durations.json');
+    try {
+      const [first, second, third] = testsOf('test/framework/config').sort();
+      writeFileSync(durations, JSON.stringify({ [third!]: 2, [second!]: 7 }));
+      // One job: mocha runs the files in the order it is given them.
+      const run = await npmTestWith(
+        { TEST_JOBS: '1', TEST_DURATIONS_FILE: durations },
+        'test/framework/config',
+        '--dry-run',
+      );
+      expect(run.order.slice(0, 3)).to.deep.equal([second, third, first]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('should not run a compiled test whose TypeScript source is gone', async () => {

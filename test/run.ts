@@ -15,11 +15,20 @@
  * with the others and on their own (docs/testing.md).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../app/bootstrap/paths.js';
+import { PROJECT_ROOT } from '../app/bootstrap/config/paths.js';
 
 const TEST_DIR = 'test';
 const MODULES_DIR = 'modules';
@@ -114,23 +123,79 @@ if (missing.length) {
  * Files run in parallel, TEST_JOBS at a time (default: the cores, at most 4): each test builds its
  * own database, queue names and ports, so files never share state. A file whose source says
  * `// npm test: run alone` (it stops the shared RabbitMQ broker, say) runs afterwards, by itself.
+ *
+ * The parallel files start longest first, by the seconds each took in earlier runs (kept in
+ * var/test-durations.json), or, never timed, first when their source says `// npm test: start
+ * first` (the package end-to-end test, minutes long) and else in their order: a long file started
+ * last would run on alone while the other workers sit idle.
  */
 const jobs = Number(process.env.TEST_JOBS) || Math.min(4, os.availableParallelism());
 const RUN_ALONE = /^\/\/ npm test: run alone\b/m;
-const alone = files.filter((file) =>
-  RUN_ALONE.test(readFileSync(path.join(PROJECT_ROOT, file.replace(/^dist\//, '').replace(/\.js$/, '.ts')), 'utf8')),
-);
-const together = files.filter((file) => !alone.includes(file));
+const sourceOf = (file: string) =>
+  readFileSync(path.join(PROJECT_ROOT, file.replace(/^dist\//, '').replace(/\.js$/, '.ts')), 'utf8');
+const alone = files.filter((file) => RUN_ALONE.test(sourceOf(file)));
+/** TEST_DURATIONS_FILE names another file (test/run.test.ts). */
+const DURATIONS = process.env.TEST_DURATIONS_FILE || path.join(PROJECT_ROOT, 'var', 'test-durations.json');
+
+function readDurations(): Record<string, number> {
+  try {
+    return JSON.parse(readFileSync(DURATIONS, 'utf8')) as Record<string, number>;
+  } catch {
+    return {};
+  }
+}
+
+const START_FIRST = /^\/\/ npm test: start first\b/m;
+const durations = readDurations();
+const together = files
+  .filter((file) => !alone.includes(file))
+  .map((file, index) => ({
+    file,
+    index,
+    seconds: durations[file] ?? (START_FIRST.test(sourceOf(file)) ? Infinity : undefined),
+  }))
+  .sort((a, b) => (b.seconds ?? -1) - (a.seconds ?? -1) || a.index - b.index)
+  .map(({ file }) => file);
+
+/** Folds the seconds the workers logged (test/setup.ts) into var/test-durations.json. */
+function saveDurations(log: string): void {
+  if (!existsSync(log)) return;
+  const merged = readDurations();
+  for (const line of readFileSync(log, 'utf8').split('\n').filter(Boolean)) {
+    const [file, seconds] = JSON.parse(line) as [string, number];
+    merged[path.relative(PROJECT_ROOT, file).split(path.sep).join('/')] = Math.round(seconds * 10) / 10;
+  }
+  mkdirSync(path.dirname(DURATIONS), { recursive: true });
+  writeFileSync(DURATIONS, `${JSON.stringify(merged, null, 2)}\n`);
+}
 
 const mocha = createRequire(import.meta.url).resolve('mocha/bin/mocha.js');
 let running: ChildProcess | undefined;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => running?.kill(signal));
 
-function runMocha(group: string[], parallel: boolean): Promise<number> {
-  if (group.length === 0) return Promise.resolve(0);
-  const args = parallel && group.length > 1 && jobs > 1 ? ['--parallel', '--jobs', String(jobs)] : [];
-  running = spawn(process.execPath, [mocha, ...args, ...group, ...passed], { cwd: PROJECT_ROOT, stdio: 'inherit' });
-  return new Promise((resolve) => running!.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
+async function runMocha(group: string[], parallel: boolean): Promise<number> {
+  if (group.length === 0) return 0;
+  const inParallel = parallel && group.length > 1 && jobs > 1;
+  const args = inParallel ? ['--parallel', '--jobs', String(jobs)] : [];
+  // Each file's seconds, logged by the workers (only a parallel run of whole files times them one by one).
+  const folder = inParallel && passed.length === 0 ? mkdtempSync(path.join(os.tmpdir(), 'test-durations-')) : undefined;
+  const log = folder && path.join(folder, 'log');
+  // Never an outer run's log: a test that runs npm test itself must not time its files there.
+  const { TEST_DURATIONS: _outer, ...env } = process.env;
+  if (log) env.TEST_DURATIONS = log;
+  running = spawn(process.execPath, [mocha, ...args, ...group, ...passed], {
+    cwd: PROJECT_ROOT,
+    stdio: 'inherit',
+    env,
+  });
+  const code = await new Promise<number>((resolve) =>
+    running!.on('exit', (exit, signal) => resolve(exit ?? (signal ? 1 : 0))),
+  );
+  if (folder) {
+    saveDurations(log!);
+    rmSync(folder, { recursive: true, force: true });
+  }
+  return code;
 }
 
 const code = await runMocha(together, true);

@@ -1,4 +1,5 @@
 // Loaded by mocha before any test (see .mocharc.json).
+import { appendFileSync } from 'node:fs';
 import 'reflect-metadata';
 import { writeModuleConfig } from './support/modules.js';
 
@@ -8,3 +9,18 @@ process.env.LOG_LEVEL ??= 'silent';
 // etc/config.json says: every Application, CLI run and server process it starts reads this file
 // unless a test chooses other modules (test/support/modules.ts).
 process.env.MODULE_CONFIG_FILE = writeModuleConfig();
+
+/**
+ * Under `npm test`'s parallel run (TEST_DURATIONS names a file) each worker appends each file's
+ * seconds, from the end of its previous file (or its own start) to this file's end, loading
+ * included: test/run.ts starts the longest files first next time.
+ */
+let since = performance.now();
+export const mochaHooks = {
+  afterAll(this: Mocha.Context): void {
+    const log = process.env.TEST_DURATIONS;
+    const file = this.test?.parent?.suites.map((suite) => suite.file).find(Boolean);
+    if (log && file) appendFileSync(log, `${JSON.stringify([file, (performance.now() - since) / 1000])}\n`);
+    since = performance.now();
+  },
+};

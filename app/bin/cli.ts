@@ -1,6 +1,6 @@
 /** `npm run cli -- <command>`: the framework's commands plus those modules add through di.xml. */
 import 'reflect-metadata';
-import { failedBuild } from '../bootstrap/buildState.js';
+import { failedBuild } from '../bootstrap/startup/buildState.js';
 import { runCli } from '../cli/Cli.js';
 
 const failed = failedBuild();

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { packageSourcesIn } from '../bootstrap/moduleLocations.js';
+import { packageSourcesIn } from '../bootstrap/config/moduleLocations.js';
 import { compileDi } from '../framework/compile/DiCompiler.js';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -9,8 +9,8 @@
 import 'reflect-metadata';
 import type http from 'node:http';
 import type { Application } from '../bootstrap/Application.js';
-import { readServerSettings } from '../bootstrap/DeploymentConfig.js';
-import { failedBuild } from '../bootstrap/buildState.js';
+import { readServerSettings } from '../bootstrap/config/DeploymentConfig.js';
+import { failedBuild } from '../bootstrap/startup/buildState.js';
 import { guardProcess } from '../bootstrap/processGuard.js';
 import { startServer } from '../bootstrap/startServer.js';
 import { ConfigError } from '../framework/xml/xml.js';

@@ -6,9 +6,9 @@
  */
 import type http from 'node:http';
 import { Application } from './Application.js';
-import type { ApplicationOptions } from './ApplicationOptions.js';
-import type { ServerSettings } from './DeploymentConfig.js';
-import { serve } from './serve.js';
+import type { ApplicationOptions } from './config/ApplicationOptions.js';
+import type { ServerSettings } from './config/DeploymentConfig.js';
+import { serve } from './http/serve.js';
 
 export interface StartedServer {
   readonly app: Application;

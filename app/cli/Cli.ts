@@ -9,7 +9,7 @@
 import { Command, CommanderError } from 'commander';
 import pino from 'pino';
 import type { Application, ApplicationOptions } from '../bootstrap/Application.js';
-import { logLevel, readDeploymentConfig } from '../bootstrap/DeploymentConfig.js';
+import { logLevel, readDeploymentConfig } from '../bootstrap/config/DeploymentConfig.js';
 import type { CommandList } from '../framework/console/CommandList.js';
 import { addCommand, type ConsoleCommand } from '../framework/console/ConsoleCommand.js';
 import type { CliContext } from './commands/CliContext.js';

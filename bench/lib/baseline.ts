@@ -8,7 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../../app/bootstrap/paths.js';
+import { PROJECT_ROOT } from '../../app/bootstrap/config/paths.js';
 
 export function prepareBaseline(ref: string, dir: string, log: (line: string) => void): string {
   const root = path.resolve(dir, 'baseline');

@@ -15,8 +15,8 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../../app/bootstrap/paths.js';
-import { databaseUrl } from '../../app/bootstrap/DeploymentConfig.js';
+import { PROJECT_ROOT } from '../../app/bootstrap/config/paths.js';
+import { databaseUrl } from '../../app/bootstrap/config/DeploymentConfig.js';
 import { drive, type LoadResult } from './load.js';
 import { ServerProcess } from './proc.js';
 import { createBenchDatabase } from './seed.js';

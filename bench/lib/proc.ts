@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../../app/bootstrap/paths.js';
+import { PROJECT_ROOT } from '../../app/bootstrap/config/paths.js';
 
 /** `baseline`: the service built from another git revision (--baseline <ref>), for before/after figures. */
 export type ServerKind = 'service' | 'baseline' | 'express' | 'raw';

@@ -12,7 +12,7 @@ import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import pino from 'pino';
 import { Application } from '../../app/bootstrap/Application.js';
-import { databaseUrl } from '../../app/bootstrap/DeploymentConfig.js';
+import { databaseUrl } from '../../app/bootstrap/config/DeploymentConfig.js';
 import { runCli } from '../../app/cli/Cli.js';
 import { DEFAULT_DATABASE_TIMEOUTS, parseDatabaseUrl, type Dialect } from '../../app/framework/db/dialect.js';
 import { productSku, seededProduct, STORE_CODE, type DataShape, type SeededIds } from './data.js';

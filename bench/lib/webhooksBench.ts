@@ -18,7 +18,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Application } from '../../app/bootstrap/Application.js';
-import { PROJECT_ROOT } from '../../app/bootstrap/paths.js';
+import { PROJECT_ROOT } from '../../app/bootstrap/config/paths.js';
 import { allStoresToken, createBenchDatabase } from './seed.js';
 import { round } from './stats.js';
 

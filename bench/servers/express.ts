@@ -4,14 +4,14 @@
  * the same queries in the same transaction as the service, the same JSON out. No DI container,
  * no plugins, no request context: that is the difference the benchmark measures.
  *
- * Env (read through app/bootstrap/DeploymentConfig.ts): DATABASE_URL, PORT, HOST.
+ * Env (read through app/bootstrap/config/DeploymentConfig.ts): DATABASE_URL, PORT, HOST.
  */
 import 'reflect-metadata';
 import http from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type Joi from 'joi';
 import knexFactory, { type Knex } from 'knex';
-import { databaseUrl } from '../../app/bootstrap/DeploymentConfig.js';
+import { databaseUrl } from '../../app/bootstrap/config/DeploymentConfig.js';
 import { itemsRequestSchema } from '../../modules/Dispensary/Recommendation/Api/schemas.js';
 // The product's column list; this reference loads the framework already (the joi schema above).
 import { ITEM_COLUMNS } from '../../modules/Dispensary/Recommendation/Model/ResourceModel/RecommendationResource.js';

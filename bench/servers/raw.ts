@@ -4,7 +4,7 @@
  * transaction, the same JSON out. Everything a request does runs synchronously once its body
  * has arrived. SQLite only (DATABASE_URL=sqlite:<file>).
  *
- * Env (read through app/bootstrap/DeploymentConfig.ts): DATABASE_URL, PORT, HOST.
+ * Env (read through app/bootstrap/config/DeploymentConfig.ts): DATABASE_URL, PORT, HOST.
  */
 import Database, { type Statement } from 'better-sqlite3';
 import { nowTimestamp, toItem, toRecommendation, truthy } from './common.js';

@@ -7,7 +7,7 @@
  * plugins, no schema validation library, no logging, no metrics, no request context.
  * PostgreSQL only (DATABASE_URL=postgres://...; `?schema=` sets the search path).
  *
- * Env (read through app/bootstrap/DeploymentConfig.ts): DATABASE_URL, PORT, HOST.
+ * Env (read through app/bootstrap/config/DeploymentConfig.ts): DATABASE_URL, PORT, HOST.
  */
 import pg from 'pg';
 import { parseDatabaseUrl } from '../../app/framework/db/databaseUrl.js';

@@ -10,7 +10,7 @@
  * a value, so the SQLite reference stays synchronous.
  */
 import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { databaseUrl, readListenAddress } from '../../app/bootstrap/DeploymentConfig.js';
+import { databaseUrl, readListenAddress } from '../../app/bootstrap/config/DeploymentConfig.js';
 import {
   BEARER,
   checkToken,

@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { expect } from 'chai';
-import { PROJECT_ROOT } from '../../app/bootstrap/paths.js';
+import { PROJECT_ROOT } from '../../app/bootstrap/config/paths.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { freePort } from '../support/serverProcess.js';
 import { RawClient } from './support.js';

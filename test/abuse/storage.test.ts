@@ -16,7 +16,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
 import { Application } from '../../app/bootstrap/Application.js';
-import { PROJECT_ROOT } from '../../app/bootstrap/paths.js';
+import { PROJECT_ROOT } from '../../app/bootstrap/config/paths.js';
 import type { Dispensary } from '../modules/Recommendation/support.js';
 import { freePort } from '../support/serverProcess.js';
 import { startAbuseApp, type LogLine } from './support.js';

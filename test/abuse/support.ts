@@ -8,7 +8,7 @@ import type { Server } from 'node:http';
 import net from 'node:net';
 import pino from 'pino';
 import type { ApplicationOptions } from '../../app/bootstrap/Application.js';
-import { createHttpServer } from '../../app/bootstrap/HttpServer.js';
+import { createHttpServer } from '../../app/bootstrap/http/HttpServer.js';
 import { Dispensary } from '../modules/Recommendation/support.js';
 
 export interface LogLine {

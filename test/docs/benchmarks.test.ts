@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { PROJECT_ROOT } from '../../app/bootstrap/paths.js';
+import { PROJECT_ROOT } from '../../app/bootstrap/config/paths.js';
 import { anchors, headings, isExternal, lines, links, readDoc, resolveLink } from './support/markdown.js';
 
 describe('BENCHMARKS.md: the results page', () => {

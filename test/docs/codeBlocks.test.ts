@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { PROJECT_ROOT } from '../../app/bootstrap/paths.js';
+import { PROJECT_ROOT } from '../../app/bootstrap/config/paths.js';
 import { checkBlocks, codeBlocks, markdownFiles, projectMarkdown } from './support/codeBlocks.js';
 
 /** A page planted by this test: the checker must find its broken blocks, and only those. */

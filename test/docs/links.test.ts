@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { PROJECT_ROOT } from '../../app/bootstrap/paths.js';
+import { PROJECT_ROOT } from '../../app/bootstrap/config/paths.js';
 import { anchors, isExternal, links, projectDocs, readDoc, resolveLink } from './support/markdown.js';
 
 describe('README.md and docs/*.md: links', () => {

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { PROJECT_ROOT } from '../../app/bootstrap/paths.js';
+import { PROJECT_ROOT } from '../../app/bootstrap/config/paths.js';
 import { lines, readDoc } from './support/markdown.js';
 
 const WALK = '## A request, from the socket to SQL and back';

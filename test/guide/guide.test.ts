@@ -8,7 +8,7 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync 
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { DIST_ROOT, PROJECT_ROOT } from '../../app/bootstrap/paths.js';
+import { DIST_ROOT, PROJECT_ROOT } from '../../app/bootstrap/config/paths.js';
 import { PROJECT_MODULE_SOURCES } from '../support/modules.js';
 import { TestApp } from '../support/testApp.js';
 

@@ -5,7 +5,7 @@
  * and which of its cases are skipped, and why (listed again in docs/magento-api-functional.md).
  */
 import path from 'node:path';
-import { DIST_ROOT, PROJECT_ROOT } from '../../app/bootstrap/paths.js';
+import { DIST_ROOT, PROJECT_ROOT } from '../../app/bootstrap/config/paths.js';
 import { PROJECT_MODULE_SOURCES } from '../support/modules.js';
 import { TestApp, type TestAppOptions } from '../support/testApp.js';
 

@@ -1,4 +1,4 @@
-// npm test: run alone (it builds a fresh copy of the project twice: beside other files it would starve them of CPU)
+// npm test: start first (it builds a fresh copy of the project twice, minutes mostly in tsc: started last, or alone after the others, it would make the whole run wait for it)
 /**
  * Issue 27, end to end: a module written in a folder of its own (test/fixtures/packages/
  * acme-packaged-limits: its own package.json, TypeScript compiled against the runtime's public
@@ -30,7 +30,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import knexFactory, { type Knex } from 'knex';
-import { PROJECT_ROOT } from '../../app/bootstrap/paths.js';
+import { PROJECT_ROOT } from '../../app/bootstrap/config/paths.js';
 import { parseDatabaseUrl } from '../../app/framework/db/dialect.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { freePort, ServerProcess } from '../support/serverProcess.js';

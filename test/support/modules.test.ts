@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
-import { DIST_ROOT, PROJECT_ROOT } from '../../app/bootstrap/paths.js';
+import { DIST_ROOT, PROJECT_ROOT } from '../../app/bootstrap/config/paths.js';
 import { ModuleTree } from '../framework/support/moduleTree.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { moduleConfigFor, PROJECT_MODULE_SOURCES, PROJECT_MODULES } from './modules.js';

@@ -17,7 +17,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DIST_ROOT, PROJECT_ROOT } from '../../app/bootstrap/paths.js';
+import { DIST_ROOT, PROJECT_ROOT } from '../../app/bootstrap/config/paths.js';
 import { discoverModules, type ModuleSources } from '../../app/framework/module/ModuleLoader.js';
 
 /** The modules the project ships enabled: what every test gets unless it says otherwise. */

@@ -9,7 +9,7 @@
  * a module config of the run's own). See docs/module-packages.md.
  */
 import path from 'node:path';
-import { runtimeVersion } from '../../app/bootstrap/moduleLocations.js';
+import { runtimeVersion } from '../../app/bootstrap/config/moduleLocations.js';
 import type { ModuleSources } from '../../app/framework/module/ModuleLoader.js';
 import { PROJECT_MODULE_SOURCES } from './modules.js';
 

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { ApplicationOptions } from '../../bootstrap/Application.js';
-import { createKnex } from '../../bootstrap/createKnex.js';
-import { readDeploymentConfig } from '../../bootstrap/DeploymentConfig.js';
-import { moduleConfigFileOf, moduleSourcesOf } from '../../bootstrap/moduleLocations.js';
+import { createKnex } from '../../bootstrap/startup/createKnex.js';
+import { readDeploymentConfig } from '../../bootstrap/config/DeploymentConfig.js';
+import { moduleConfigFileOf, moduleSourcesOf } from '../../bootstrap/config/moduleLocations.js';
 import { parseDatabaseUrl, type Dialect } from '../../framework/db/dialect.js';
 import type { Logger } from '../../framework/logging/logger.js';
 import {

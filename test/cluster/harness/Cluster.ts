@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../../../app/bootstrap/paths.js';
+import { PROJECT_ROOT } from '../../../app/bootstrap/config/paths.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 import { Forwarder } from './forwarder.js';
 import { createNetwork, DATA_ADDRESS, HOSTS, namespaceOf, removeNetwork, type HostName } from './network.js';

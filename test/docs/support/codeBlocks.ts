@@ -19,7 +19,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
-import { PROJECT_ROOT } from '../../../app/bootstrap/paths.js';
+import { PROJECT_ROOT } from '../../../app/bootstrap/config/paths.js';
 import { readDoc, type Doc } from './markdown.js';
 
 const TS_LANGS = new Set(['ts', 'typescript', 'tsx']);

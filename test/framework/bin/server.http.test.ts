@@ -77,7 +77,9 @@ describe('server processes', function () {
       socket.write(
         `POST /rest/V1/integration/admin/token HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`,
       );
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // Time for the server to parse the headers: a connection with no request parsed yet is idle, and
+      // shutting down closes idle connections unanswered (at load 30, 200 ms was not always enough).
+      await new Promise((resolve) => setTimeout(resolve, 1000));
       server.child.kill('SIGTERM');
       await new Promise((resolve) => setTimeout(resolve, 300));
 

@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { expect } from 'chai';
-import { DIST_ROOT } from '../../../app/bootstrap/paths.js';
+import { DIST_ROOT } from '../../../app/bootstrap/config/paths.js';
 
 describe('processGuard', () => {
   it('should log an unhandled rejection and an uncaught exception, and keep the process running', () => {

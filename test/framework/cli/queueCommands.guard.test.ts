@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { expect } from 'chai';
-import { DIST_ROOT } from '../../../app/bootstrap/paths.js';
+import { DIST_ROOT } from '../../../app/bootstrap/config/paths.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 import { PROJECT_MODULE_SOURCES, writeModuleConfig } from '../../support/modules.js';
 import { fixtureCodeDir, fixtureSourceDir } from '../support/moduleTree.js';

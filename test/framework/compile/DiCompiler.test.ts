@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import path from 'node:path';
 import { expect } from 'chai';
 import ts from 'typescript';
-import { PROJECT_ROOT } from '../../../app/bootstrap/paths.js';
+import { PROJECT_ROOT } from '../../../app/bootstrap/config/paths.js';
 import { compileDi } from '../../../app/framework/compile/DiCompiler.js';
 
 const FILES: Record<string, string> = {

@@ -10,7 +10,7 @@ import type { Configurable } from '../../fixtures/runtime/modules/Fixture/Contai
 import { Greeter } from '../../fixtures/runtime/modules/Fixture/Container/Model/Greeter.js';
 import { Tricky } from '../../fixtures/runtime/modules/Fixture/Container/Model/Tricky.js';
 import type { DispatcherInterface } from '../../fixtures/runtime/modules/Fixture/Dispatch/Api/DispatcherInterface.js';
-import { PROJECT_ROOT } from '../../../app/bootstrap/paths.js';
+import { PROJECT_ROOT } from '../../../app/bootstrap/config/paths.js';
 import { implementedContracts } from '../../../app/framework/compile/implementedContracts.js';
 import { ModuleTree, configXml, expectConfigError, fixtureSourceDir } from '../support/moduleTree.js';
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { expect } from 'chai';
-import { DIST_ROOT, PROJECT_ROOT } from '../../../app/bootstrap/paths.js';
+import { DIST_ROOT, PROJECT_ROOT } from '../../../app/bootstrap/config/paths.js';
 import type { ModuleSources } from '../../../app/framework/module/ModuleLoader.js';
 import { TestApp } from '../../support/testApp.js';
 import { ModuleTree, configXml, expectConfigError, fixtureCodeDir, fixtureSourceDir } from '../support/moduleTree.js';

@@ -8,8 +8,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { packageSourcesIn, runtimeVersion } from '../../../app/bootstrap/moduleLocations.js';
-import { PROJECT_ROOT } from '../../../app/bootstrap/paths.js';
+import { packageSourcesIn, runtimeVersion } from '../../../app/bootstrap/config/moduleLocations.js';
+import { PROJECT_ROOT } from '../../../app/bootstrap/config/paths.js';
 import { compileDi } from '../../../app/framework/compile/DiCompiler.js';
 import {
   discoverModules,

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { Application, type ApplicationOptions } from '../../../app/bootstrap/Application.js';
-import { DIST_ROOT, PROJECT_ROOT } from '../../../app/bootstrap/paths.js';
+import { DIST_ROOT, PROJECT_ROOT } from '../../../app/bootstrap/config/paths.js';
 import { runCli } from '../../../app/cli/Cli.js';
 import type { Area } from '../../../app/framework/config/Area.js';
 import { ConfigError } from '../../../app/framework/xml/xml.js';

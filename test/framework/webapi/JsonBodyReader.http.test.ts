@@ -8,7 +8,9 @@ import { httpStatusOf } from '../../../app/framework/webapi/ErrorProcessor.js';
 
 /** A real server whose only handler reads the body and answers what the reader said. */
 describe('JsonBodyReader: the request body as JSON, on the direct path and through body-parser alike', () => {
-  const reader = new JsonBodyReader({ bodyLimit: 1000, maxJsonDepth: 4, bodyTimeoutMs: 300 });
+  // The timeout is wide enough for a loaded machine to read a whole body in time (body-parser loads
+  // iconv-lite's tables on the first charset, which took over 300 ms at load 30), short enough to test.
+  const reader = new JsonBodyReader({ bodyLimit: 1000, maxJsonDepth: 4, bodyTimeoutMs: 1500 });
   let server: http.Server;
   let port: number;
   before(async () => {
@@ -121,7 +123,7 @@ describe('JsonBodyReader: the request body as JSON, on the direct path and throu
       let text = '';
       socket.on('data', (c: Buffer) => (text += c.toString()));
       socket.on('close', () => resolve(text));
-      setTimeout(() => socket.destroy(), 2000);
+      setTimeout(() => socket.destroy(), 6000);
     });
     expect(answer).to.match(/^HTTP\/1\.1 408/);
     expect(answer).to.match(/connection: close/i);

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import ts from 'typescript';
 import type { ModuleSources } from '../../../app/framework/module/ModuleLoader.js';
-import { DIST_ROOT, PROJECT_ROOT } from '../../../app/bootstrap/paths.js';
+import { DIST_ROOT, PROJECT_ROOT } from '../../../app/bootstrap/config/paths.js';
 import { ITEM_CONTRACT, startFlow, WITH_NOTES, type Flow } from './support/recommendationFlow.js';
 
 const PROJECT_MODULES: ModuleSources = {

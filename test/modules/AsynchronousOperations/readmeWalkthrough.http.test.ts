@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { PROJECT_ROOT } from '../../../app/bootstrap/paths.js';
+import { PROJECT_ROOT } from '../../../app/bootstrap/config/paths.js';
 import { Dispensary } from '../Recommendation/support.js';
 
 describe("docs/web-api.md: the async walkthrough's commands", function () {

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { PROJECT_ROOT } from '../../../app/bootstrap/paths.js';
+import { PROJECT_ROOT } from '../../../app/bootstrap/config/paths.js';
 import type { ApplicationOptions } from '../../../app/bootstrap/Application.js';
 import { deleteTopology } from '../../../app/framework/queue/AmqpQueueConnection.js';
 

@@ -18,9 +18,9 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { Registry } from 'prom-client';
 import type { Logger } from '../../../app/framework/index.js';
-import { PROJECT_ROOT } from '../../../app/bootstrap/paths.js';
-import { readDeploymentConfig } from '../../../app/bootstrap/DeploymentConfig.js';
-import { DEFAULT_EVENT_RETRY_SCHEDULE, durationList } from '../../../app/bootstrap/settings.js';
+import { PROJECT_ROOT } from '../../../app/bootstrap/config/paths.js';
+import { readDeploymentConfig } from '../../../app/bootstrap/config/DeploymentConfig.js';
+import { DEFAULT_EVENT_RETRY_SCHEDULE, durationList } from '../../../app/bootstrap/config/settings.js';
 import { deleteModuleTopology } from '../../../app/framework/queue/moduleQueue.js';
 import {
   DEFAULT_RETRY_SCHEDULE_MS,

@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
-import { PROJECT_ROOT } from '../../../app/bootstrap/paths.js';
+import { PROJECT_ROOT } from '../../../app/bootstrap/config/paths.js';
 import { deleteModuleTopology } from '../../../app/framework/queue/moduleQueue.js';
 import { EVENT_TOPICS } from '../../../modules/Dispensary/Eventing/Model/EventQueue.js';
 import { WebhookReceiver } from '../../support/webhookReceiver.js';

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { expect } from 'chai';
 import type { InjectRequest, InjectResponse as Response } from '../../support/inject.js';
-import { DIST_ROOT, PROJECT_ROOT } from '../../../app/bootstrap/paths.js';
+import { DIST_ROOT, PROJECT_ROOT } from '../../../app/bootstrap/config/paths.js';
 import type { ApplicationOptions } from '../../../app/bootstrap/Application.js';
 import { TestApp } from '../../support/testApp.js';
 

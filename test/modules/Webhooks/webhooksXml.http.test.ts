@@ -1,7 +1,7 @@
 /** Hooks declared in a module's etc/webhooks.xml and a subscription in its etc/io_events.xml (Adobe's schemas), with an `env:` secret. */
 import path from 'node:path';
 import { expect } from 'chai';
-import { DIST_ROOT, PROJECT_ROOT } from '../../../app/bootstrap/paths.js';
+import { DIST_ROOT, PROJECT_ROOT } from '../../../app/bootstrap/config/paths.js';
 import { WebhookReceiver } from '../../support/webhookReceiver.js';
 import { ok, skus, type Recommendation } from '../Recommendation/support.js';
 import { ADD_ITEMS, WebhookWorld } from './support.js';

@@ -17,7 +17,7 @@ import knexFactory, { type Knex } from 'knex';
 import pino from 'pino';
 import request from 'supertest';
 import { Application, type ApplicationOptions } from '../../../../app/bootstrap/Application.js';
-import { DIST_ROOT, PROJECT_ROOT } from '../../../../app/bootstrap/paths.js';
+import { DIST_ROOT, PROJECT_ROOT } from '../../../../app/bootstrap/config/paths.js';
 import { runCli } from '../../../../app/cli/Cli.js';
 import { parseDatabaseUrl } from '../../../../app/framework/db/dialect.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';

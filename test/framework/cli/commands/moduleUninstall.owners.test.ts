@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import knexFactory, { type Knex } from 'knex';
-import { DIST_ROOT, PROJECT_ROOT } from '../../../../app/bootstrap/paths.js';
+import { DIST_ROOT, PROJECT_ROOT } from '../../../../app/bootstrap/config/paths.js';
 import { runCli } from '../../../../app/cli/Cli.js';
 import { parseDatabaseUrl } from '../../../../app/framework/db/dialect.js';
 import { appliedModuleMigrations, rollBackModule } from '../../../../app/framework/db/ModuleDataRemover.js';

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { Application, type ApplicationOptions } from '../../../../app/bootstrap/Application.js';
-import { PROJECT_ROOT } from '../../../../app/bootstrap/paths.js';
+import { PROJECT_ROOT } from '../../../../app/bootstrap/config/paths.js';
 import type { Subscription } from '../../../../modules/Dispensary/Eventing/Model/Subscription.js';
 import type { Hook } from '../../../../modules/Dispensary/Webhooks/Model/Hook.js';
 import {
