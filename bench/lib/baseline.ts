@@ -6,7 +6,7 @@
  * must have the same migrations as the working tree.)
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../app/bootstrap/config/paths.js';
 
@@ -21,6 +21,15 @@ export function prepareBaseline(ref: string, dir: string, log: (line: string) =>
     maxBuffer: 512 * 1024 * 1024,
   });
   execFileSync('tar', ['-x', '-C', root], { input: archive });
+  // tsc needs the types setup:di:compile generates (generated/di, not in git): that revision's own
+  // step first, as its `npm run build` runs it, with this project's packages.
+  const scripts = (
+    JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+  ).scripts;
+  if (scripts['setup:di:compile']) {
+    const [tool, ...args] = scripts['setup:di:compile'].split(/\s+/);
+    execFileSync(path.join(PROJECT_ROOT, 'node_modules', '.bin', tool!), args, { cwd: root, stdio: 'inherit' });
+  }
   execFileSync(process.execPath, [path.join(PROJECT_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', root], {
     stdio: 'inherit',
   });

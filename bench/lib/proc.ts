@@ -192,7 +192,9 @@ export class ServerProcess {
     return this.output.join('');
   }
 
-  private async ready(timeoutMs = 30_000): Promise<void> {
+  // 120 s: on a machine shared with other work (load average 20) the service took over 30 s to
+  // start on the seeded database; the bound only stops a run that would never start.
+  private async ready(timeoutMs = 120_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       if (this.child.exitCode !== null)

@@ -1,4 +1,4 @@
-import { ConnectionProvider, FrameworkServices, inject, injectable, nowTimestamp } from '#framework';
+import { ConnectionProvider, FrameworkServices, inject, injectable, nowTimestamp, preparedQuery } from '#framework';
 import type { EventSubscriptionData } from '../Api/EventSubscriptionManagementInterface.js';
 import { withDefaults, type Subscription } from './Subscription.js';
 
@@ -9,6 +9,18 @@ interface SecretCipher {
 
 const TABLE = 'event_subscription';
 const DISABLED = 'event_subscription_disabled';
+
+type StoredRow = { definition: string; secret: string };
+type DisabledRow = { name: string; reason: string; disabled_at: number | string };
+
+// Performance (issue 28): the outbox hook reads both on every dispatched event (no cache, by
+// design): compiled once (PreparedQuery) rather than built and compiled by knex per event.
+const ALL = preparedQuery<Record<string, never>, StoredRow[]>((db) =>
+  db(TABLE).select('definition', 'secret').orderBy('subscription_id'),
+);
+const ALL_DISABLED = preparedQuery<Record<string, never>, DisabledRow[]>((db) =>
+  db(DISABLED).select('name', 'reason', 'disabled_at'),
+);
 
 /**
  * Run-time event subscriptions; secrets encrypted (Integration's Encryptor), bound to the name.
@@ -44,10 +56,7 @@ export class SubscriptionRepository {
 
   /** Every run-time subscription; `secrets: false` skips decrypting them (the outbox hook needs none). */
   async all(options: { secrets: boolean } = { secrets: true }): Promise<Subscription[]> {
-    const rows = (await this.connection.get()(TABLE).select('definition', 'secret').orderBy('subscription_id')) as {
-      definition: string;
-      secret: string;
-    }[];
+    const rows = await this.connection.run(ALL, {});
     return rows.map((row) => this.fromRow(row, options.secrets));
   }
 
@@ -68,9 +77,13 @@ export class SubscriptionRepository {
 
   /** The disabled subscriptions (run-time or io_events.xml) by name. */
   async disabled(name?: string): Promise<Map<string, { reason: string; at: number }>> {
-    const query = this.connection.get()(DISABLED).select('name', 'reason', 'disabled_at');
-    if (name !== undefined) void query.where({ name });
-    const rows = (await query) as { name: string; reason: string; disabled_at: number | string }[];
+    const rows =
+      name === undefined
+        ? await this.connection.run(ALL_DISABLED, {})
+        : ((await this.connection
+            .get()(DISABLED)
+            .select('name', 'reason', 'disabled_at')
+            .where({ name })) as DisabledRow[]);
     return new Map(rows.map((row) => [row.name, { reason: row.reason, at: Number(row.disabled_at) }]));
   }
 
