@@ -102,7 +102,7 @@ export class AmqpQueueConnection implements QueueConnection {
     return attempt;
   }
 
-  /** The partition key is not used here: RabbitMQ's queue is not partitioned (docs/async.md). */
+  /** The partition key is not used here: RabbitMQ's queue is not partitioned (docs/operating.md, the async web API's partitions). */
   async publish(topic: string, messages: readonly OutgoingMessage[]): Promise<void> {
     if (messages.length === 0) return;
     let channel: ConfirmChannel;
