@@ -89,13 +89,7 @@ export class DbQueuePartitions {
       .where('owner', this.owner)
       .andWhere('expires_at', '>=', now)
       .update({ expires_at: expires });
-    let held = (
-      (await this.partitionRows()
-        .where('owner', this.owner)
-        .andWhere('expires_at', '>=', now)
-        .orderBy('partition_no')
-        .select('partition_no')) as { partition_no: number }[]
-    ).map((row) => Number(row.partition_no));
+    let held = await this.leasedAt(now);
     if (held.length > share) {
       // Between batches nothing of these partitions is in flight here: whoever takes them next starts clean.
       const extra = held.slice(share);
@@ -119,13 +113,7 @@ export class DbQueuePartitions {
           .whereIn('partition_no', free)
           .andWhere('expires_at', '<', now)
           .update({ owner: this.owner, expires_at: expires });
-        held = (
-          (await this.partitionRows()
-            .where('owner', this.owner)
-            .andWhere('expires_at', '>=', now)
-            .orderBy('partition_no')
-            .select('partition_no')) as { partition_no: number }[]
-        ).map((row) => Number(row.partition_no));
+        held = await this.leasedAt(now);
         this.logger.info({ queue: this.queue, held: held.length, share }, 'consumer: partitions taken');
       }
     }
@@ -144,6 +132,16 @@ export class DbQueuePartitions {
       .andWhere('expires_at', '<', Date.now() - this.ttlMs)
       .delete();
     this.held = [];
+  }
+
+  /** The partitions whose lease this consumer holds at `now`, in order. */
+  private async leasedAt(now: number): Promise<number[]> {
+    const rows = (await this.partitionRows()
+      .where('owner', this.owner)
+      .andWhere('expires_at', '>=', now)
+      .orderBy('partition_no')
+      .select('partition_no')) as { partition_no: number }[];
+    return rows.map((row) => Number(row.partition_no));
   }
 
   private partitionRows(): Knex.QueryBuilder {
