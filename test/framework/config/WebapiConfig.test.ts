@@ -53,6 +53,17 @@ describe('webapi.xml reader', () => {
       ]);
     });
 
+    it('should read partitionKey, and leave it out where the route does not set it', () => {
+      webapi(
+        'Acme_Base',
+        `<route url="/V1/foo/:fooId" method="PUT" partitionKey="foo.patient_id">${SERVICE}${ANONYMOUS}</route>` +
+          `<route url="/V1/foo/:fooId" method="POST">${SERVICE}${ANONYMOUS}</route>`,
+      );
+      const [keyed, plain] = read();
+      expect(keyed!.partitionKey).to.equal('foo.patient_id');
+      expect(plain).not.to.have.property('partitionKey');
+    });
+
     it('should let a later module replace a route with the same method and url', () => {
       webapi(
         'Acme_Base',
@@ -103,6 +114,11 @@ describe('webapi.xml reader', () => {
         'a route without resources',
         `<route url="/V1/foo" method="GET">${SERVICE}</route>`,
         ['GET /V1/foo', '<resources>'],
+      ],
+      [
+        'a partitionKey that names neither a parameter nor a body path',
+        `<route url="/V1/foo" method="POST" partitionKey="a b">${SERVICE}${ANONYMOUS}</route>`,
+        ['"a b"', 'POST /V1/foo', 'partitionKey'],
       ],
       [
         'a bad force value',
