@@ -126,13 +126,19 @@ if (missing.length) {
  *
  * The parallel files start longest first, by the seconds each took in earlier runs (kept in
  * var/test-durations.json), or, never timed, first when their source says `// npm test: start
- * first` (the package end-to-end test, minutes long) and else in their order: a long file started
+ * first` (the build suite, minutes of tsc) and else in their order: a long file started
  * last would run on alone while the other workers sit idle.
  */
 const jobs = Number(process.env.TEST_JOBS) || Math.min(4, os.availableParallelism());
 const RUN_ALONE = /^\/\/ npm test: run alone\b/m;
-const sourceOf = (file: string) =>
-  readFileSync(path.join(PROJECT_ROOT, file.replace(/^dist\//, '').replace(/\.js$/, '.ts')), 'utf8');
+/** Each file's TypeScript source, read once: its first lines say how it runs. */
+const sources = new Map(
+  files.map((file) => [
+    file,
+    readFileSync(path.join(PROJECT_ROOT, file.replace(/^dist\//, '').replace(/\.js$/, '.ts')), 'utf8'),
+  ]),
+);
+const sourceOf = (file: string) => sources.get(file)!;
 const alone = files.filter((file) => RUN_ALONE.test(sourceOf(file)));
 /** TEST_DURATIONS_FILE names another file (test/run.test.ts). */
 const DURATIONS = process.env.TEST_DURATIONS_FILE || path.join(PROJECT_ROOT, 'var', 'test-durations.json');
