@@ -5,6 +5,7 @@
  */
 import type Joi from 'joi';
 import type { MethodSpec } from '../contract/Contract.js';
+import { DEFER, fastPathOf, type FastPath } from '../contract/FastPath.js';
 import {
   InputException,
   invalidFieldValue,
@@ -196,6 +197,8 @@ export class InputMapper {
     required: boolean;
     normalize: KeyNormalizer | null;
     keys: ReadonlyMap<string, Joi.Schema> | null;
+    /** The schema's fast path for common valid input (contract/FastPath.ts), if it has one. */
+    fast: FastPath | undefined;
   }[];
 
   constructor(
@@ -212,6 +215,7 @@ export class InputMapper {
       required: param.schema.$_getFlag('presence') === 'required',
       normalize: keyNormalizer(param.schema),
       keys: declaredKeys(param.schema),
+      fast: fastPathOf(param.schema),
     }));
   }
 
@@ -234,6 +238,10 @@ export class InputMapper {
         return param.required ? undefined : param.schema.validate(undefined).value;
       }
       if (param.normalize) value = param.normalize(value);
+      if (param.fast) {
+        const fast = param.fast(value);
+        if (fast !== DEFER) return fast;
+      }
       const result = param.schema.validate(value);
       if (result.error) errors.push(...joiErrors(result.error, param.snake, param.schema));
       return result.value;
