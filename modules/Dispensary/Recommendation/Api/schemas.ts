@@ -228,7 +228,7 @@ const FAST_ITEM_FIELDS: Readonly<Record<string, (value: unknown) => unknown>> = 
  * answers what the joi schema answers (new objects, keys in the order sent); anything else (the
  * single `item` form, the `fullfillment_type` spelling, output-only fields, a JSON string, any
  * invalid value) is left to the schema, which reports it. test/modules/Recommendation/
- * itemsFastPath.test.ts compares the two on a corpus of valid and invalid requests.
+ * Api/schemas.test.ts compares the two on a corpus of valid and invalid requests.
  */
 function fastItemsRequest(value: unknown): RecommendationItemsRequest | typeof DEFER {
   if (!isPlainObject(value)) return DEFER;

@@ -1,7 +1,10 @@
 import { expect } from 'chai';
-import { DEFER } from '../../../app/framework/index.js';
-import { fastPathOf } from '../../../app/framework/contract/FastPath.js';
-import { itemsRequestSchema, MAX_ITEMS_PER_REQUEST } from '../../../modules/Dispensary/Recommendation/Api/schemas.js';
+import { DEFER } from '../../../../app/framework/index.js';
+import { fastPathOf } from '../../../../app/framework/contract/FastPath.js';
+import {
+  itemsRequestSchema,
+  MAX_ITEMS_PER_REQUEST,
+} from '../../../../modules/Dispensary/Recommendation/Api/schemas.js';
 
 // The options InputMapper validates with.
 const joiSchema = itemsRequestSchema.prefs({ abortEarly: false, convert: true, errors: { wrap: { label: false } } });
