@@ -1,4 +1,4 @@
-// npm test: run alone (it builds a fresh copy of the project twice: beside other files it would starve them of CPU, and timing-sensitive files would fail on a loaded CI machine)
+// npm test: start first (minutes of npm and builds in a copy of the project: started last, the whole run would wait for it)
 /**
  * Issue 27, end to end: a module written in a folder of its own (test/fixtures/packages/
  * acme-packaged-limits: its own package.json, TypeScript compiled against the runtime's public
