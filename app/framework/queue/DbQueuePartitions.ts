@@ -24,6 +24,12 @@ export const QUEUE_PARTITION_MEMBER_TABLE = 'queue_partition_member';
 
 /** How often a consumer renews its leases and looks at its share (at most; the lease time bounds it too). */
 const REBALANCE_INTERVAL_MS = 1000;
+/**
+ * How often, between those, it counts the live consumers (one read): a consumer joining or leaving
+ * changes every share, and a newcomer that waited a whole interval for the others to release its
+ * share would sit idle through most of a short drain.
+ */
+const MEMBER_CHECK_INTERVAL_MS = 200;
 
 /** The partition of a key: FNV-1a of its UTF-16 units, modulo the count (publisher and consumers agree on it). */
 export function partitionOf(key: string, count: number): number {
@@ -39,6 +45,9 @@ export class DbQueuePartitions {
   /** This consumer's name in `owner` columns. */
   readonly owner = randomUUID();
   private nextRebalance = 0;
+  private nextMemberCheck = 0;
+  /** Live consumers at the last rebalance: a change makes the next one due at once. */
+  private members = 0;
   private created = false;
   private held: number[] = [];
 
@@ -59,8 +68,13 @@ export class DbQueuePartitions {
   /** Renews the leases and moves this consumer towards its share, when due (or `force`). Call between batches only. */
   async rebalance(force = false): Promise<void> {
     const now = Date.now();
-    if (!force && now < this.nextRebalance) return;
+    if (!force && now < this.nextRebalance) {
+      if (now < this.nextMemberCheck) return;
+      this.nextMemberCheck = now + MEMBER_CHECK_INTERVAL_MS;
+      if ((await this.liveMembers(now)) === this.members) return;
+    }
     this.nextRebalance = now + Math.min(REBALANCE_INTERVAL_MS, Math.floor(this.ttlMs / 3));
+    this.nextMemberCheck = now + MEMBER_CHECK_INTERVAL_MS;
     const expires = now + this.ttlMs;
     if (!this.created) {
       const rows = Array.from({ length: this.count }, (_, p) => ({
@@ -79,12 +93,8 @@ export class DbQueuePartitions {
         owner: this.owner,
         expires_at: expires,
       });
-    const live = (await this.knex(QUEUE_PARTITION_MEMBER_TABLE)
-      .where('queue_name', this.queue)
-      .andWhere('expires_at', '>=', now)
-      .count({ n: '*' })
-      .first()) as { n: number | string };
-    const share = Math.ceil(this.count / Math.max(1, Number(live.n)));
+    this.members = await this.liveMembers(now);
+    const share = Math.ceil(this.count / Math.max(1, this.members));
     await this.partitionRows()
       .where('owner', this.owner)
       .andWhere('expires_at', '>=', now)
@@ -132,6 +142,16 @@ export class DbQueuePartitions {
       .andWhere('expires_at', '<', Date.now() - this.ttlMs)
       .delete();
     this.held = [];
+  }
+
+  /** The consumers whose membership has not expired at `now`. */
+  private async liveMembers(now: number): Promise<number> {
+    const live = (await this.knex(QUEUE_PARTITION_MEMBER_TABLE)
+      .where('queue_name', this.queue)
+      .andWhere('expires_at', '>=', now)
+      .count({ n: '*' })
+      .first()) as { n: number | string };
+    return Number(live.n);
   }
 
   /** The partitions whose lease this consumer holds at `now`, in order. */

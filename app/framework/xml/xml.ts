@@ -30,7 +30,48 @@ const parser = new XMLParser({
   trimValues: true,
   commentPropName: '#comment',
   processEntities: true,
+  // Character references (`&#10;`, `&#x41;`) decoded, as libxml (Magento's reader) does; the
+  // named HTML entities this also turns on never get here (checkReferences refuses them first).
+  htmlEntities: true,
 });
+
+/** The entities XML defines; without a DTD any other name is undefined, and libxml refuses it. */
+const PREDEFINED = new Set(['amp', 'lt', 'gt', 'quot', 'apos']);
+const REFERENCE = /&(?:#x([0-9a-fA-F]+)|#([0-9]+)|([A-Za-z_:][\w.:-]*));/g;
+/** Comments and CDATA sections hold no references: blanked, line breaks kept for the line numbers. */
+const LITERAL = /<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>/g;
+
+/** XML 1.0's Char production: what a character reference may name. */
+function isXmlChar(code: number): boolean {
+  return (
+    code === 0x9 ||
+    code === 0xa ||
+    code === 0xd ||
+    (code >= 0x20 && code <= 0xd7ff) ||
+    (code >= 0xe000 && code <= 0xfffd) ||
+    (code >= 0x10000 && code <= 0x10ffff)
+  );
+}
+
+/**
+ * fast-xml-parser's validator lets `&nbsp;` and `&#0;` through, and its parser would decode the
+ * first as an HTML entity: refuse both, as libxml does, naming the line.
+ */
+function checkReferences(xml: string, file: string): void {
+  const markup = xml.replace(LITERAL, (literal) => literal.replace(/[^\n]/g, ' '));
+  for (const match of markup.matchAll(REFERENCE)) {
+    const [reference, hex, decimal, name] = match;
+    const line = markup.slice(0, match.index).split('\n').length;
+    if (name !== undefined) {
+      if (PREDEFINED.has(name)) continue;
+      throw new ConfigError(
+        `${file}:${line}: malformed XML: the entity ${reference} is not defined (XML defines only &amp; &lt; &gt; &quot; &apos;; write a character as a reference such as &#160;)`,
+      );
+    }
+    if (!isXmlChar(parseInt(hex ?? decimal!, hex === undefined ? 10 : 16)))
+      throw new ConfigError(`${file}:${line}: malformed XML: ${reference} is not a character XML allows`);
+  }
+}
 
 type RawNode = Record<string, unknown>;
 
@@ -56,6 +97,7 @@ export function parseXmlString(xml: string, file: string): XmlElement {
   if (valid !== true) {
     throw new ConfigError(`${file}:${valid.err.line}: malformed XML: ${valid.err.msg}`);
   }
+  checkReferences(xml, file);
   const roots = (parser.parse(xml) as RawNode[]).map(toElement).filter((e): e is XmlElement => e !== null);
   if (roots.length !== 1) throw new ConfigError(`${file}: expected one root element`);
   return roots[0]!;

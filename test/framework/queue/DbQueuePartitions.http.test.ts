@@ -7,7 +7,11 @@
 import { expect } from 'chai';
 import { Dispensary } from '../../modules/Recommendation/support.js';
 import { DbQueueConnection } from '../../../app/framework/queue/DbQueueConnection.js';
-import { partitionOf, QUEUE_PARTITION_TABLE } from '../../../app/framework/queue/DbQueuePartitions.js';
+import {
+  DbQueuePartitions,
+  partitionOf,
+  QUEUE_PARTITION_TABLE,
+} from '../../../app/framework/queue/DbQueuePartitions.js';
 import { sleep, type DeliveryBatch } from '../../../app/framework/queue/QueueConnection.js';
 import { topology } from '../../../app/framework/queue/Topology.js';
 import { runPrefix } from '../../modules/AsynchronousOperations/support.js';
@@ -150,6 +154,36 @@ describe('The db queue partitioned by entity', function () {
     hang();
     await first;
     expect((await queue.depth(name)).ready).to.equal(0);
+  });
+
+  it('should give a consumer that joins its share within a member check, not a whole lease renewal later', async () => {
+    const name = `${runPrefix()}partitions`;
+    const logger = d.t.app.logger;
+    // A lease of 30 s: renewals every second, so only the member check can explain a quick handover.
+    const first = new DbQueuePartitions(d.t.app.knex, name, PARTITIONS, 30_000, logger);
+    const second = new DbQueuePartitions(d.t.app.knex, name, PARTITIONS, 30_000, logger);
+    try {
+      await first.rebalance(true);
+      expect(first.partitions).to.have.length(PARTITIONS); // alone, it leases them all
+      await second.rebalance(true);
+      expect(second.partitions).to.deep.equal([]); // all leased: it waits for the first to release
+      // Between the first one's batches, a member check later (200 ms), not its renewal (1 s).
+      await sleep(300);
+      await first.rebalance();
+      expect(first.partitions).to.have.length(PARTITIONS / 2);
+      await second.rebalance(true);
+      expect(second.partitions).to.have.length(PARTITIONS / 2);
+      expect([...first.partitions, ...second.partitions].sort((a, b) => a - b)).to.deep.equal(
+        Array.from({ length: PARTITIONS }, (_, p) => p),
+      );
+      // With the membership unchanged, a check between renewals moves nothing.
+      await sleep(300);
+      await first.rebalance();
+      expect(first.partitions).to.have.length(PARTITIONS / 2);
+    } finally {
+      await first.leave();
+      await second.leave();
+    }
   });
 
   it("should key each queued Add Items operation by its recommendation, the route's first path parameter", async () => {

@@ -54,8 +54,7 @@ export class SubscriptionRegistry {
   }
 
   private async load(secrets: boolean): Promise<Map<string, Subscription>> {
-    const stored = await this.repository.all({ secrets });
-    const disabled = await this.repository.disabled();
+    const { stored, disabled } = await this.repository.allWithDisabled({ secrets });
     const byName = new Map<string, Subscription>();
     for (const subscription of [...this.fromXml(), ...stored]) {
       const off = disabled.get(subscription.name);

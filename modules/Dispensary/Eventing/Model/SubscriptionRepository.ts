@@ -10,13 +10,44 @@ interface SecretCipher {
 const TABLE = 'event_subscription';
 const DISABLED = 'event_subscription_disabled';
 
-type StoredRow = { definition: string; secret: string };
 type DisabledRow = { name: string; reason: string; disabled_at: number | string };
 
-// Performance (issue 28): the outbox hook reads both on every dispatched event (no cache, by
-// design): compiled once (PreparedQuery) rather than built and compiled by knex per event.
-const ALL = preparedQuery<Record<string, never>, StoredRow[]>((db) =>
-  db(TABLE).select('definition', 'secret').orderBy('subscription_id'),
+// Performance (issue 28): the outbox hook reads both tables on every dispatched event (no cache,
+// by design): in one statement (a UNION ALL, one round trip), compiled once (PreparedQuery) rather
+// than built and compiled by knex per event. `kind` 0 rows are subscriptions, 1 disabled names.
+type UnionRow = {
+  kind: number | string;
+  definition: string | null;
+  secret: string | null;
+  name: string | null;
+  reason: string | null;
+  disabled_at: number | string | null;
+};
+const ALL_WITH_DISABLED = preparedQuery<Record<string, never>, UnionRow[]>((db) =>
+  db(TABLE)
+    .select(
+      db.raw('0 as kind'),
+      'subscription_id as ord',
+      'definition',
+      'secret',
+      db.raw('null as name'),
+      db.raw('null as reason'),
+      db.raw('null as disabled_at'),
+    )
+    .unionAll((union) =>
+      union
+        .from(DISABLED)
+        .select(
+          db.raw('1 as kind'),
+          db.raw('0 as ord'),
+          db.raw('null as definition'),
+          db.raw('null as secret'),
+          'name',
+          'reason',
+          'disabled_at',
+        ),
+    )
+    .orderBy([{ column: 'kind' }, { column: 'ord' }]),
 );
 const ALL_DISABLED = preparedQuery<Record<string, never>, DisabledRow[]>((db) =>
   db(DISABLED).select('name', 'reason', 'disabled_at'),
@@ -54,10 +85,21 @@ export class SubscriptionRepository {
     return removed;
   }
 
-  /** Every run-time subscription; `secrets: false` skips decrypting them (the outbox hook needs none). */
-  async all(options: { secrets: boolean } = { secrets: true }): Promise<Subscription[]> {
-    const rows = await this.connection.run(ALL, {});
-    return rows.map((row) => this.fromRow(row, options.secrets));
+  /**
+   * Every run-time subscription, and every disabled name (run-time or io_events.xml), read together
+   * in one statement; `secrets: false` skips decrypting them (the outbox hook needs none).
+   */
+  async allWithDisabled(
+    options: { secrets: boolean } = { secrets: true },
+  ): Promise<{ stored: Subscription[]; disabled: Map<string, { reason: string; at: number }> }> {
+    const stored: Subscription[] = [];
+    const disabled = new Map<string, { reason: string; at: number }>();
+    for (const row of await this.connection.run(ALL_WITH_DISABLED, {})) {
+      if (Number(row.kind) === 0)
+        stored.push(this.fromRow({ definition: row.definition!, secret: row.secret! }, options.secrets));
+      else disabled.set(row.name!, { reason: row.reason!, at: Number(row.disabled_at) });
+    }
+    return { stored, disabled };
   }
 
   /** The run-time subscription of that name with its secret and, when disabled, why (one query: read before every delivery attempt). */
