@@ -1,13 +1,13 @@
-// npm test: run alone (with TEST_AMQP_RESTART it stops and restarts the shared RabbitMQ broker)
 /**
  * Consumers as separate processes, as an operator runs them: two sharing one queue, one SIGKILLed
  * in the middle of a batch and replaced, the broker connection lost and back while they run. The
  * operations create recommendations (not idempotent), so an operation applied twice would show
  * as two recommendations with the same note, and one lost as a missing note. They are spread over
  * several patients: on the db queue, partitioned by patient, both consumers then get a share
- * (the order per entity is checked in test/framework/queue/DbQueuePartitions.http.test.ts).
+ * (the order per entity is checked in test/framework/queue/DbQueuePartitions.http.test.ts). The broker
+ * restart (`rabbitmqctl stop_app`), which stops the shared broker, has a file of its own that runs
+ * alone: consumers.brokerRestart.http.test.ts.
  */
-import { execFileSync } from 'node:child_process';
 import { expect } from 'chai';
 import { Dispensary } from '../Recommendation/support.js';
 import { TcpProxy } from '../../support/tcpProxy.js';
@@ -163,30 +163,6 @@ for (const mode of QUEUE_MODES) {
         } finally {
           await proxy.stop();
         }
-      });
-
-    // RabbitMQ only (the db queue's counterpart, the database going away, is the consumer's transient retry).
-    // With the default batch size: a batch in hand when the broker stops either committed (its
-    // redelivered messages are then acknowledged without running) or did not (they run once).
-    if (mode.name === 'amqp')
-      it('should really survive `rabbitmqctl stop_app` / `start_app` (only with TEST_AMQP_RESTART=1: it stops the shared broker)', async function () {
-        if (process.env.TEST_AMQP_RESTART !== '1') return this.skip();
-        const uuid = await createBulk('restart');
-        consumers.push(
-          ConsumerProcess.spawn(d.t.databaseUrl, options),
-          ConsumerProcess.spawn(d.t.databaseUrl, options),
-        );
-        await Promise.all(consumers.map((c) => c.ready()));
-        await waitFor('the first operations', progressed(uuid, 10), 30_000, output);
-        execFileSync('rabbitmqctl', ['stop_app'], { stdio: 'ignore', timeout: 60_000 });
-        try {
-          await new Promise((resolve) => setTimeout(resolve, 1000));
-        } finally {
-          execFileSync('rabbitmqctl', ['start_app'], { stdio: 'ignore', timeout: 60_000 });
-          execFileSync('rabbitmqctl', ['await_startup'], { stdio: 'ignore', timeout: 60_000 });
-        }
-        await waitFor('the bulk to drain after the restart', drained(uuid), 60_000, output);
-        await expectAppliedOnce('restart', uuid);
       });
 
     // RabbitMQ only (the db queue's counterpart, the database going away, is the consumer's transient retry).
