@@ -61,6 +61,7 @@ export type {
 } from './interception/PluginTypes.js';
 export type { ExtensionAttributes } from './extension/ExtensionAttributes.js';
 
+export { DEFER, withFastPath, type FastPath } from './contract/FastPath.js';
 export { defineContract, isContract, type Contract, type MethodSpec, type ParameterSpec } from './contract/Contract.js';
 export * from './exception/index.js';
 export { WebapiException } from './webapi/WebapiException.js';

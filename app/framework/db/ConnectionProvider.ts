@@ -26,8 +26,14 @@ export class ConnectionProvider {
    * Runs a prepared query (PreparedQuery.ts) where `get()` would: in the unit of work's
    * transaction when one is open, else outside. How each driver runs it: preparedQueryRunner.ts.
    */
-  async run<V, R>(query: PreparedQuery<V, R>, input: V): Promise<R> {
-    const compiled = query.compiledFor(this.knex);
-    return (await this.runner.run(compiled, compiled.values(input), requestContext.current()?.transaction)) as R;
+  run<V, R>(query: PreparedQuery<V, R>, input: V): Promise<R> {
+    // Performance (issue 28, 5): no async wrapper of its own (one promise and one microtask less
+    // per statement); what compiling throws still answers as a rejected promise.
+    try {
+      const compiled = query.compiledFor(this.knex);
+      return this.runner.run(compiled, compiled.values(input), requestContext.current()?.transaction) as Promise<R>;
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 }

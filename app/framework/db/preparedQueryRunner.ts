@@ -26,11 +26,19 @@ export function preparedQueryRunner(knex: Knex, dialect: Dialect): PreparedQuery
     case 'sqlite': {
       const idle = new SqliteIdleConnection(knex);
       return {
-        run: async (compiled, values, transaction) => {
-          if (!transaction) return idle.run(compiled, values);
-          const held = heldSqliteConnection(transaction);
-          // A transaction knex opened itself (not the unit of work's): through it.
-          return held ? runOnSqlite(held, compiled, values) : throughRaw(compiled, values, transaction);
+        // Not async (issue 28, 5): on the unit of work's held connection the statement has run
+        // when this answers, and one settled promise is all it costs; a throw is a rejection.
+        run: (compiled, values, transaction) => {
+          try {
+            if (!transaction) return idle.run(compiled, values);
+            const held = heldSqliteConnection(transaction);
+            // A transaction knex opened itself (not the unit of work's): through it.
+            return held
+              ? Promise.resolve(runOnSqlite(held, compiled, values))
+              : throughRaw(compiled, values, transaction);
+          } catch (error) {
+            return Promise.reject(error);
+          }
         },
       };
     }

@@ -5,6 +5,7 @@
  */
 import type Joi from 'joi';
 import type { MethodSpec } from '../contract/Contract.js';
+import { DEFER, fastPathOf, type FastPath } from '../contract/FastPath.js';
 import {
   InputException,
   invalidFieldValue,
@@ -228,6 +229,8 @@ export class InputMapper {
     required: boolean;
     normalize: KeyNormalizer | null;
     keys: ReadonlyMap<string, Joi.Schema> | null;
+    /** The schema's fast path for common valid input (contract/FastPath.ts), if it has one. */
+    fast: FastPath | undefined;
   }[];
 
   constructor(
@@ -239,6 +242,8 @@ export class InputMapper {
       snake: toSnakeCase(param.name),
       aliases: param.aliases ?? [],
       ...preparedSchema(param.schema),
+      // Looked up on every build: attached to a schema object, not read from it (FastPath.ts).
+      fast: fastPathOf(param.schema),
     }));
   }
 
@@ -261,6 +266,10 @@ export class InputMapper {
         return param.required ? undefined : param.schema.validate(undefined).value;
       }
       if (param.normalize) value = param.normalize(value);
+      if (param.fast) {
+        const fast = param.fast(value);
+        if (fast !== DEFER) return fast;
+      }
       const result = param.schema.validate(value);
       if (result.error) errors.push(...joiErrors(result.error, param.snake, param.schema));
       return result.value;

@@ -115,7 +115,10 @@ describe('ConnectionProvider.run: prepared queries on the real database', () => 
     const read = inRequest(() => connection.run(ONE, { k: 'a' }));
     // Outside the writer's transaction: 'before' where readers do not wait (MySQL, PostgreSQL),
     // 'after' only once committed where they queue for the one connection (SQLite).
-    const early = await Promise.race([read, new Promise((resolve) => setTimeout(() => resolve('waiting'), 50))]);
+    // How long to wait for it: on SQLite, a moment shows it queued; elsewhere it must answer, and a
+    // loaded machine (a PostgreSQL read taking over 50 ms at load 9) must not pass for waiting.
+    const patience = connection.dialect === 'sqlite' ? 50 : 10_000;
+    const early = await Promise.race([read, new Promise((resolve) => setTimeout(() => resolve('waiting'), patience))]);
     if (connection.dialect === 'sqlite') expect(early).to.equal('waiting');
     else expect(early).to.deep.equal({ k: 'a', n: 1, note: 'before' });
     release();

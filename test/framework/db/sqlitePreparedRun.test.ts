@@ -59,11 +59,15 @@ describe('sqlitePreparedRun: prepared queries on the better-sqlite3 connection i
     expect(await read()).to.deep.equal([]);
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
+    let inserted!: () => void;
+    const holding = new Promise<void>((resolve) => (inserted = resolve));
     const unit = new SqliteConnectionTransaction(knex).run(async (trx) => {
       await trx('t').insert({ v: 'uncommitted', n: 1 });
+      inserted();
       await gate;
     });
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    // The unit of work holds the connection (not "10 ms later": a loaded machine may not have started it).
+    await holding;
     const waiting = read();
     const early = await Promise.race([waiting, new Promise((resolve) => setTimeout(() => resolve('waiting'), 30))]);
     expect(early).to.equal('waiting');

@@ -3,6 +3,7 @@ import Joi from 'joi';
 import type { MethodSpec } from '../../../app/framework/contract/Contract.js';
 import { InputException, LocalizedException } from '../../../app/framework/exception/index.js';
 import { InputMapper, type InputSources } from '../../../app/framework/webapi/InputMapper.js';
+import { DEFER, withFastPath } from '../../../app/framework/contract/FastPath.js';
 
 const spec: MethodSpec = {
   params: [
@@ -193,5 +194,36 @@ describe('InputMapper: mappers built again from the same contract (each applicat
     ).to.deep.equal({
       items: [],
     });
+  });
+});
+
+describe('InputMapper, with a schema that has a fast path (issue 28, point 5)', () => {
+  const schema = Joi.object({ n: Joi.number().integer().min(1).required() }).required();
+  const calls: unknown[] = [];
+  // Takes {n: <positive integer>} and marks its answer, so the test sees which path answered.
+  withFastPath(schema, (value) => {
+    calls.push(value);
+    const n = (value as { n?: unknown }).n;
+    return typeof n === 'number' && Number.isInteger(n) && n >= 1 ? { n, fast: true } : DEFER;
+  });
+  const spec: MethodSpec = { params: [{ name: 'payload', schema }] };
+
+  it('should answer with the fast path for input it takes, after the keys are normalised', () => {
+    calls.length = 0;
+    const [payload] = new InputMapper(spec).map(sources({ body: { payload: { n: 3 } } }));
+    expect(payload).to.deep.equal({ n: 3, fast: true });
+    expect(calls).to.deep.equal([{ n: 3 }]);
+  });
+
+  it('should let the schema validate and report what the fast path leaves to it', () => {
+    const mapper = new InputMapper(spec);
+    expect(mapper.map(sources({ body: { payload: { n: '4' } } }))).to.deep.equal([{ n: 4 }]);
+    const errors = inputErrors(() => mapper.map(sources({ body: { payload: { n: 0 } } })));
+    expect(errors.map((e) => (e.parameters as { fieldName: string }).fieldName)).to.deep.equal(['payload.n']);
+  });
+
+  it('should not use it for a schema derived from that one (extension attributes add keys)', () => {
+    const derived: MethodSpec = { params: [{ name: 'payload', schema: schema.keys({ extra: Joi.any() }) }] };
+    expect(new InputMapper(derived).map(sources({ body: { payload: { n: 3 } } }))).to.deep.equal([{ n: 3 }]);
   });
 });

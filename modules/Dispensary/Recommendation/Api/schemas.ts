@@ -3,7 +3,7 @@
  * so the web API rejects a bad request (400, every problem listed) before any service or plugin
  * runs, and services and plugins receive canonical values.
  */
-import { Joi, LocalizedException, REQUIRED_FIELD } from '#framework';
+import { DEFER, Joi, LocalizedException, REQUIRED_FIELD, withFastPath } from '#framework';
 import type { CustomHelpers } from 'joi';
 import {
   FULFILLMENT_TYPES,
@@ -12,7 +12,7 @@ import {
   type RecommendationItemsRequest,
 } from './Data/RecommendationItemInterface.js';
 import type { RecommendationCreateRequest } from './Data/RecommendationInterface.js';
-import { MAX_SKU_LENGTH, skuSchema as catalogSkuSchema } from '../../Catalog/Api/skuKey.js';
+import { MAX_SKU_LENGTH, normalizeSku, skuSchema as catalogSkuSchema } from '../../Catalog/Api/skuKey.js';
 
 export const MAX_ITEMS_PER_REQUEST = 1000;
 export { MAX_SKU_LENGTH };
@@ -161,7 +161,7 @@ function limitedList(root: string, list: Joi.Schema) {
 const ITEMS_ROOT = 'recommendation';
 
 /** `{"items": [Item, ...]}` or `{"item": Item}`; the single form becomes a one-element `items`. */
-export const itemsRequestSchema = Joi.object({
+const itemsRequestJoi = Joi.object({
   items: limitedList(ITEMS_ROOT, Joi.array().items(itemSchema(ITEMS_ROOT))).when('item', {
     is: Joi.exist(),
     then: Joi.optional(),
@@ -183,6 +183,79 @@ export const itemsRequestSchema = Joi.object({
     }),
   )
   .required();
+
+const hasOwn = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key);
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null &&
+  typeof value === 'object' &&
+  !Array.isArray(value) &&
+  Object.getPrototypeOf(value) === Object.prototype;
+
+/** What one field of an item becomes, as itemSchema's joi rule makes it (it throws where joi reports an error). */
+const FAST_ITEM_FIELDS: Readonly<Record<string, (value: unknown) => unknown>> = {
+  // Joi.string().custom(normalizeSku): a non-empty string.
+  sku: (value) => {
+    if (typeof value !== 'string' || value === '') throw new Error('defer');
+    return normalizeSku(value);
+  },
+  qty: wholeNumber(MIN_QTY, MAX_QTY),
+  // Joi.string().allow(null).trim().lowercase().pattern(): lower-cased, then trimmed (joi's order), then matched.
+  autoship_interval: (value) => {
+    if (value === null) return null;
+    if (typeof value !== 'string') throw new Error('defer');
+    const canonical = value.toLocaleLowerCase().trim();
+    if (!AUTOSHIP_INTERVAL_PATTERN.test(canonical)) throw new Error('defer');
+    return canonical;
+  },
+  // Joi.string().allow('', null).max().custom(storableText): '' and null as sent, no rule run.
+  note: (value) => {
+    if (value === null || value === '') return value;
+    if (typeof value !== 'string' || value.length > MAX_NOTE_LENGTH) throw new Error('defer');
+    return storableText(value);
+  },
+  // Joi.string().allow(null).custom(canonicalFulfillmentType): '' is joi's string.empty.
+  fulfillment_type: (value) => {
+    if (value === '') throw new Error('defer');
+    return canonicalFulfillmentType(value);
+  },
+  doctor_id: (value) => (value === null ? null : wholeNumber(1, MAX_ID)(value)),
+  location_id: (value) => (value === null ? null : wholeNumber(1, MAX_ID)(value)),
+};
+
+/**
+ * The fast path of itemsRequestSchema (contract/FastPath.ts): `{"items": [...]}` of at most
+ * MAX_ITEMS_PER_REQUEST plain items whose keys are all among FAST_ITEM_FIELDS and pass their rule
+ * answers what the joi schema answers (new objects, keys in the order sent); anything else (the
+ * single `item` form, the `fullfillment_type` spelling, output-only fields, a JSON string, any
+ * invalid value) is left to the schema, which reports it. test/modules/Recommendation/
+ * Api/schemas.test.ts compares the two on a corpus of valid and invalid requests.
+ */
+function fastItemsRequest(value: unknown): RecommendationItemsRequest | typeof DEFER {
+  if (!isPlainObject(value)) return DEFER;
+  const keys = Object.keys(value);
+  if (keys.length !== 1 || keys[0] !== 'items') return DEFER;
+  const list = value.items;
+  if (!Array.isArray(list) || list.length > MAX_ITEMS_PER_REQUEST) return DEFER;
+  const items: RecommendationItemInput[] = new Array(list.length);
+  try {
+    for (let i = 0; i < list.length; i++) {
+      const item: unknown = list[i];
+      if (!isPlainObject(item) || !hasOwn(item, 'sku') || !hasOwn(item, 'qty')) return DEFER;
+      const out: Record<string, unknown> = {};
+      for (const key of Object.keys(item)) {
+        const rule = hasOwn(FAST_ITEM_FIELDS, key) ? FAST_ITEM_FIELDS[key] : undefined;
+        if (!rule) return DEFER;
+        out[key] = rule(item[key]);
+      }
+      items[i] = out as unknown as RecommendationItemInput;
+    }
+  } catch {
+    return DEFER;
+  }
+  return { items };
+}
+
+export const itemsRequestSchema = withFastPath(itemsRequestJoi, fastItemsRequest);
 
 /**
  * Creation: `{"note"?, "notify_email"?, "notify_sms"?, "items"?: [Item, ...] | ["SKU", ...]}`, or
