@@ -34,6 +34,14 @@ export function isClass(value: unknown): value is Newable {
   return typeof value === 'function' && value.prototype !== undefined;
 }
 
+/**
+ * The modules imported so far, by file. Node keeps an imported module for the life of the process
+ * and answers it again for the same URL, so this answers exactly what import() would; it only saves
+ * the loader's resolution of each of some hundred files on every start (each test application, each
+ * CLI run of a test). A file that failed to import is not kept: it fails again as it did.
+ */
+const importedFiles = new Map<string, Record<string, unknown>>();
+
 export class ClassResolver {
   private readonly resolved = new Map<string, unknown>();
   private readonly constants = new Map<string, unknown>();
@@ -138,6 +146,11 @@ export class ClassResolver {
         `${where}: class ${name} does not resolve: no file ${path.relative(process.cwd(), file)} (was the project built?)`,
       );
     }
-    return { exports: (await import(pathToFileURL(file).href)) as Record<string, unknown>, file };
+    let exports = importedFiles.get(file);
+    if (!exports) {
+      exports = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+      importedFiles.set(file, exports);
+    }
+    return { exports, file };
   }
 }

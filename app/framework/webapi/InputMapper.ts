@@ -110,6 +110,38 @@ export function joiErrors(error: Joi.ValidationError, root: string, schema?: Joi
 
 type KeyNormalizer = (value: unknown) => unknown;
 
+interface PreparedSchema {
+  readonly schema: Joi.Schema;
+  readonly required: boolean;
+  readonly normalize: KeyNormalizer | null;
+  readonly keys: ReadonlyMap<string, Joi.Schema> | null;
+}
+
+/**
+ * What the mapper of every route taking a parameter schema needs from it, worked out once per schema
+ * object: a process that builds its routes again (each application a test starts, each CLI run) gets
+ * the same contract schemas, and joi checked the preferences anew on every prefs() call (a quarter of
+ * building the routes). A joi schema never changes (each method answers a new one), and everything
+ * here is read from it alone, so a schema another module tree defines gets its own.
+ */
+const preparedSchemas = new WeakMap<Joi.Schema, PreparedSchema>();
+
+function preparedSchema(schema: Joi.Schema): PreparedSchema {
+  let prepared = preparedSchemas.get(schema);
+  if (!prepared) {
+    prepared = {
+      // Performance: options given to validate() are merged anew on every call; set on the
+      // schema once, joi merges them once and keeps the result.
+      schema: schema.prefs(VALIDATION_OPTIONS),
+      required: schema.$_getFlag('presence') === 'required',
+      normalize: keyNormalizer(schema),
+      keys: declaredKeys(schema),
+    };
+    preparedSchemas.set(schema, prepared);
+  }
+  return prepared;
+}
+
 interface JoiInternals {
   type?: string;
   $_terms?: {
@@ -209,12 +241,8 @@ export class InputMapper {
       name: param.name,
       snake: toSnakeCase(param.name),
       aliases: param.aliases ?? [],
-      // Performance: options given to validate() are merged anew on every call; set on the
-      // schema once, joi merges them once and keeps the result.
-      schema: param.schema.prefs(VALIDATION_OPTIONS),
-      required: param.schema.$_getFlag('presence') === 'required',
-      normalize: keyNormalizer(param.schema),
-      keys: declaredKeys(param.schema),
+      ...preparedSchema(param.schema),
+      // Looked up on every build: attached to a schema object, not read from it (FastPath.ts).
       fast: fastPathOf(param.schema),
     }));
   }

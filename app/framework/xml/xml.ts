@@ -103,8 +103,33 @@ export function parseXmlString(xml: string, file: string): XmlElement {
   return roots[0]!;
 }
 
+/**
+ * The trees of the files read so far, by path, with the text each was parsed from: a process that
+ * builds its configuration again (every test application, every CLI run in a test) reads each file
+ * again but parses it once while its text is the same. Keyed by path and whole text, so an edited
+ * file (or another file at the same path) is parsed again, and a file that does not parse is never
+ * kept: its error is thrown again, naming it, each time. The trees are frozen, as their type says.
+ */
+const parsedFiles = new Map<string, { readonly xml: string; readonly root: XmlElement }>();
+/** Enough for every etc/*.xml of a project many times over; temporary module trees of tests come and go. */
+const PARSED_FILES_KEPT = 4000;
+
+function deepFreeze(element: XmlElement): XmlElement {
+  Object.freeze(element.attrs);
+  for (const child of element.children) deepFreeze(child);
+  Object.freeze(element.children);
+  return Object.freeze(element);
+}
+
 export function parseXmlFile(file: string): XmlElement {
-  return parseXmlString(readFileSync(file, 'utf8'), file);
+  const xml = readFileSync(file, 'utf8');
+  const kept = parsedFiles.get(file);
+  if (kept?.xml === xml) return kept.root;
+  const root = deepFreeze(parseXmlString(xml, file));
+  parsedFiles.delete(file);
+  if (parsedFiles.size >= PARSED_FILES_KEPT) parsedFiles.delete(parsedFiles.keys().next().value!);
+  parsedFiles.set(file, { xml, root });
+  return root;
 }
 
 /** Namespace and schema-location attributes Magento files carry; accepted anywhere. */

@@ -3,6 +3,8 @@
  * compiled `Path/Name.js`, framework names from the registry, and a ConfigError naming the
  * config file for every way a name can fail to resolve. Uses the compiled fixture modules.
  */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { ClassResolver } from '../../../app/framework/di/ClassResolver.js';
@@ -104,5 +106,40 @@ describe('ClassResolver', () => {
   it('should remember a failed load as not loaded', async () => {
     await expectConfigError(() => resolver.load('Fixture\\Container\\Model\\Nobody', WHERE), 'no file');
     expect(resolver.has('Fixture\\Container\\Model\\Nobody')).to.equal(false);
+  });
+});
+
+describe('ClassResolver: a file resolved again by another start', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(path.join(os.tmpdir(), 'class-resolver-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const module = (): ModuleDefinition => ({
+    name: 'Acme_Late',
+    vendor: 'Acme',
+    module: 'Late',
+    dir,
+    codeDir: dir,
+    sequence: [],
+  });
+
+  it('should answer the same class to every resolver, refuse it once its file is gone, and fail a failing file each time', async () => {
+    mkdirSync(path.join(dir, 'Model'));
+    writeFileSync(path.join(dir, 'Model', 'Thing.js'), 'export class Thing {}\n');
+    writeFileSync(path.join(dir, 'Model', 'Broken.js'), "throw new Error('Broken.js fails on import');\n");
+    const first = await new ClassResolver([module()]).load('Acme\\Late\\Model\\Thing', WHERE);
+    expect(await new ClassResolver([module()]).load('Acme\\Late\\Model\\Thing', WHERE)).to.equal(first);
+    rmSync(path.join(dir, 'Model', 'Thing.js'));
+    await expectConfigError(
+      () => new ClassResolver([module()]).load('Acme\\Late\\Model\\Thing', WHERE),
+      `${WHERE}: class Acme\\Late\\Model\\Thing does not resolve: no file ${path.relative(process.cwd(), path.join(dir, 'Model', 'Thing.js'))}`,
+    );
+    for (let i = 0; i < 2; i++) {
+      let failed: unknown;
+      await new ClassResolver([module()])
+        .load('Acme\\Late\\Model\\Broken', WHERE)
+        .catch((error: unknown) => (failed = error));
+      expect((failed as Error).message).to.equal('Broken.js fails on import');
+    }
   });
 });

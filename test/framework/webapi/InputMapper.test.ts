@@ -169,6 +169,34 @@ describe('InputMapper, as Magento reads data objects (issue 30)', () => {
   });
 });
 
+describe('InputMapper: mappers built again from the same contract (each application a process starts)', () => {
+  it('should map alike from the same schemas, and by its own from a schema of the same name but other keys', () => {
+    const first = new InputMapper(spec);
+    const again = new InputMapper(spec);
+    const given = sources({
+      pathParams: { recommendationId: 'r1' },
+      body: { recommendation: { items: [{ sku: 'a', qty: 2 }] } },
+    });
+    expect(again.map(given)).to.deep.equal(first.map(given));
+    expect(inputErrors(() => again.map(sources({ body: {} })))).to.deep.equal(
+      inputErrors(() => first.map(sources({ body: {} }))),
+    );
+    // Another module tree's contract: the same parameter name, a schema of its own.
+    const other = new InputMapper({
+      params: [{ name: 'recommendation', schema: Joi.object({ note_text: Joi.string().required() }) }],
+    });
+    expect(other.map(sources({ body: { recommendation: { noteText: 'x' } } }))).to.deep.equal([{ note_text: 'x' }]);
+    expect(
+      inputErrors(() => other.map(sources({ body: { recommendation: { sku: 'a' } } }))).map((e) => e.phrase),
+    ).to.include('"%fieldName" is required. Enter and try again.');
+    expect(
+      first.map(sources({ pathParams: { recommendationId: 'r1' }, body: { recommendation: { items: [] } } }))[3],
+    ).to.deep.equal({
+      items: [],
+    });
+  });
+});
+
 describe('InputMapper, with a schema that has a fast path (issue 28, point 5)', () => {
   const schema = Joi.object({ n: Joi.number().integer().min(1).required() }).required();
   const calls: unknown[] = [];

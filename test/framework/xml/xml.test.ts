@@ -5,8 +5,11 @@
  * define (`&nbsp;`) or a reference to a character XML forbids (`&#0;`) is a start-up error naming
  * the file and line, where fast-xml-parser alone would take the first as HTML and pass the second.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect } from 'chai';
-import { ConfigError, parseXmlString } from '../../../app/framework/xml/xml.js';
+import { ConfigError, parseXmlFile, parseXmlString } from '../../../app/framework/xml/xml.js';
 
 const FILE = 'app/code/Acme/Base/etc/di.xml';
 
@@ -62,5 +65,39 @@ describe('XML config reader: entity and character references', () => {
 
   it('should count lines inside a comment when naming the line of a later error', () => {
     expect(() => parseXmlString('<config><!--\n\n--><item>&nbsp;</item></config>', FILE)).to.throw(`${FILE}:3:`);
+  });
+});
+
+describe('XML config reader: a file read again', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(path.join(os.tmpdir(), 'xml-read-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('should answer what the file says now: an edit, an error and its fix, another file of the same text', () => {
+    const file = path.join(dir, 'di.xml');
+    writeFileSync(file, '<config><item name="a"/></config>');
+    expect(parseXmlFile(file).children[0]!.attrs.name).to.equal('a');
+    expect(parseXmlFile(file).children[0]!.attrs.name).to.equal('a');
+    // Same length, same second: only the text tells the edit apart.
+    writeFileSync(file, '<config><item name="b"/></config>');
+    expect(parseXmlFile(file).children[0]!.attrs.name).to.equal('b');
+    writeFileSync(file, '<config>\n<item>&nbsp;</item></config>');
+    for (let i = 0; i < 2; i++) expect(() => parseXmlFile(file)).to.throw(ConfigError, `${file}:2: malformed XML`);
+    writeFileSync(file, '<config><item name="c"/></config>');
+    expect(parseXmlFile(file).children[0]!.attrs.name).to.equal('c');
+    const other = path.join(dir, 'events.xml');
+    writeFileSync(other, '<config>\n<item>&nbsp;</item></config>');
+    expect(() => parseXmlFile(other)).to.throw(ConfigError, `${other}:2: malformed XML`);
+  });
+
+  it('should answer a tree no reader can change for the next one', () => {
+    const file = path.join(dir, 'di.xml');
+    writeFileSync(file, '<config><item name="a"><child/></item></config>');
+    const root = parseXmlFile(file);
+    const item = root.children[0]!;
+    expect(() => ((item.attrs as Record<string, string>).name = 'changed')).to.throw(TypeError);
+    expect(() => (item.children as unknown[]).push(item)).to.throw(TypeError);
+    expect(() => ((root as { text: string }).text = 'changed')).to.throw(TypeError);
+    expect(parseXmlFile(file).children[0]!.attrs.name).to.equal('a');
   });
 });
