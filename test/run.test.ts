@@ -2,7 +2,7 @@
  * `npm test -- <paths>` (test/run.ts) through the real runner, as a developer types it: the
  * TypeScript paths given, and only those, run from their compiled copies.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -120,6 +120,32 @@ describe('npm test (test/run.ts)', function () {
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
+  });
+
+  it('should start nothing more once stopped: a signal during the parallel files ends the run there', async () => {
+    // knexfile.test.ts takes seconds; concurrency.http.test.ts runs alone, after it, unless stopped.
+    const child = spawn(
+      process.execPath,
+      [
+        path.join(DIST_ROOT, 'test', 'run.js'),
+        'test/knexfile.test.ts',
+        'test/modules/Recommendation/concurrency.http.test.ts',
+      ],
+      { cwd: PROJECT_ROOT, env: { ...process.env, TEST_JOBS: '1' } },
+    );
+    let stdout = '';
+    let signalled = false;
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      // The first file's suite has started: stop the run, once, as Ctrl-C or CI's time limit would.
+      if (!signalled && stdout.includes('knexfile')) {
+        signalled = true;
+        child.kill('SIGTERM');
+      }
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('exit', (exit) => resolve(exit)));
+    expect(code).to.not.equal(0);
+    expect(stdout).to.not.include('concurrent requests');
   });
 
   it('should not run a compiled test whose TypeScript source is gone', async () => {

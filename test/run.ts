@@ -177,7 +177,13 @@ function saveDurations(log: string): void {
 
 const mocha = createRequire(import.meta.url).resolve('mocha/bin/mocha.js');
 let running: ChildProcess | undefined;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => running?.kill(signal));
+/** Set once the run is told to stop (Ctrl-C, CI's time limit): no later group starts after it. */
+let stopped = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.on(signal, () => {
+    stopped = true;
+    running?.kill(signal);
+  });
 
 async function runMocha(group: string[], parallel: boolean): Promise<number> {
   if (group.length === 0) return 0;
@@ -207,4 +213,5 @@ async function runMocha(group: string[], parallel: boolean): Promise<number> {
 }
 
 const code = await runMocha(together, true);
+if (stopped) process.exit(code || 1);
 process.exit((await runMocha(alone, false)) || code);
