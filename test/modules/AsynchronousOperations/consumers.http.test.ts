@@ -1,8 +1,7 @@
 /**
  * Consumers as separate processes, as an operator runs them: two sharing one queue, one SIGKILLed
- * in the middle of a batch and replaced, the broker connection lost and back while they run. The
- * operations create recommendations (not idempotent), so an operation applied twice would show
- * as two recommendations with the same note, and one lost as a missing note. They are spread over
+ * in the middle of a batch and replaced, the broker connection lost and back while they run
+ * (consumerProcessFixture.ts: the bulk, and the check that each operation applied once). They are spread over
  * several patients: on the db queue, partitioned by patient, both consumers then get a share
  * (the order per entity is checked in test/framework/queue/DbQueuePartitions.http.test.ts). The broker
  * restart (`rabbitmqctl stop_app`), which stops the shared broker, has a file of its own that runs
@@ -11,89 +10,24 @@
 import { expect } from 'chai';
 import { Dispensary } from '../Recommendation/support.js';
 import { TcpProxy } from '../../support/tcpProxy.js';
-import { ConsumerProcess, deleteTopology, operationCounts, QUEUE_MODES, waitFor } from './support.js';
+import { consumerProcessFixture, CREATE, OPERATIONS } from './consumerProcessFixture.js';
+import { ConsumerProcess, operationCounts, QUEUE_MODES, waitFor } from './support.js';
 
-const CREATE = '/async/bulk/V1/dispensary/patient/byPatientId/recommendation';
-// Enough work that a consumer asleep in the db queue's 200 ms idle poll still finds some: with
-// ~1 ms per operation on SQLite, 120 were once all taken by the other consumer in that time, and
-// batched consumers drained 480 in well under a second.
-const OPERATIONS = 960;
 // Small batches, so that both surviving consumers get several before the bulk is drained.
 const BATCH = 10;
-// Items per operation: enough work that the batch of the whole bulk lasts long enough to be killed in.
-const SKUS = Array.from({ length: 4 }, (_, i) => `P-${i + 1}`);
-// Operations go to patient i % PATIENTS: enough entities for both consumers to get partitions.
-const PATIENTS = 12;
 
 for (const mode of QUEUE_MODES) {
   describe(`Async consumers as processes on the ${mode.name} queue${mode.unavailable ? ` (pending: ${mode.unavailable})` : ''}`, function () {
     this.timeout(90_000);
-    let d: Dispensary;
-    let options: ReturnType<(typeof QUEUE_MODES)[number]['options']>;
-    const patientIds: number[] = [];
-    const consumers: ConsumerProcess[] = [];
-    const output = () =>
-      consumers
-        .map((c, i) => `--- consumer ${i} (${c.output.join('').length} chars)\n${c.output.join('').slice(-3000)}`)
-        .join('\n');
-
-    before(async function () {
-      if (mode.unavailable) return this.skip();
-      options = mode.options();
-      d = await Dispensary.start(options);
-      await d.products(...SKUS);
-      for (let p = 0; p < PATIENTS; p++) patientIds.push(await d.patient());
-    });
-    afterEach(async () => {
-      await Promise.all(consumers.splice(0).map((c) => c.stop('SIGKILL')));
-    });
-    after(async () => {
-      await d?.stop();
-      if (mode.name === 'amqp' && options) await deleteTopology(options.amqpUrl!, options.queuePrefix);
-    });
-
-    /** Queues a bulk of OPERATIONS recommendation creations, notes `<tag>-<i>`. */
-    async function createBulk(tag: string): Promise<string> {
-      const elements = Array.from({ length: OPERATIONS }, (_, i) => ({
-        patientId: patientIds[i % PATIENTS],
-        recommendation: { note: `${tag}-${i}`, items: SKUS },
-      }));
-      const res = await d
-        .request()
-        .post(`/rest/default${CREATE}`)
-        .set('Authorization', `Bearer ${d.token}`)
-        .send(elements);
-      expect(res.status, JSON.stringify(res.body)).to.equal(202);
-      expect(res.body.errors).to.equal(false);
-      return res.body.bulk_uuid as string;
-    }
-
-    async function expectAppliedOnce(tag: string, uuid: string): Promise<void> {
-      const notes = (
-        (await d.t.app.knex('dispensary_recommendation').where('note', 'like', `${tag}-%`).select('note')) as {
-          note: string;
-        }[]
-      ).map((r) => r.note);
-      const expected = Array.from({ length: OPERATIONS }, (_, i) => `${tag}-${i}`);
-      expect([...notes].sort()).to.deep.equal([...expected].sort()); // none missing, none twice
-      expect(await operationCounts(d.t.app.knex, uuid)).to.deep.equal({
-        open: 0,
-        complete: OPERATIONS,
-        failed: 0,
-        total: OPERATIONS,
-      });
-    }
-
-    const drained = (uuid: string) => async () => (await operationCounts(d.t.app.knex, uuid)).complete === OPERATIONS;
-    const progressed = (uuid: string, n: number) => async () =>
-      (await operationCounts(d.t.app.knex, uuid)).complete >= n;
+    const f = consumerProcessFixture(mode);
+    const { consumers, output, createBulk, expectAppliedOnce, drained, progressed } = f;
 
     it('should survive a consumer SIGKILLed with a whole bulk in one batch, share the queue between the two replacing it, and apply every operation once', async () => {
       // The first consumer takes the whole bulk as one batch (seconds of work) and dies in it: its
       // transaction never commits, its messages come back (after the lock timeout / from the broker).
       // (Waiting long enough for the broker to deliver the whole bulk into the one batch.)
-      const victim = ConsumerProcess.spawn(d.t.databaseUrl, {
-        ...options,
+      const victim = ConsumerProcess.spawn(f.d.t.databaseUrl, {
+        ...f.options,
         consumerBatchSize: OPERATIONS,
         consumerBatchWaitMs: 5000,
       });
@@ -101,9 +35,12 @@ for (const mode of QUEUE_MODES) {
       await victim.ready();
       const uuid = await createBulk('kill');
       expect(await victim.killInBatch(), output()).to.equal(true);
-      expect(await operationCounts(d.t.app.knex, uuid)).to.include({ complete: 0 });
-      const batched = { ...options, consumerBatchSize: BATCH };
-      consumers.push(ConsumerProcess.spawn(d.t.databaseUrl, batched), ConsumerProcess.spawn(d.t.databaseUrl, batched));
+      expect(await operationCounts(f.d.t.app.knex, uuid)).to.include({ complete: 0 });
+      const batched = { ...f.options, consumerBatchSize: BATCH };
+      consumers.push(
+        ConsumerProcess.spawn(f.d.t.databaseUrl, batched),
+        ConsumerProcess.spawn(f.d.t.databaseUrl, batched),
+      );
       await Promise.all(consumers.slice(1).map((c) => c.ready()));
       await waitFor('the bulk to drain', drained(uuid), 60_000, output);
       await expectAppliedOnce('kill', uuid);
@@ -113,11 +50,11 @@ for (const mode of QUEUE_MODES) {
       expect(consumers[1]!.operationsDone() + consumers[2]!.operationsDone(), output()).to.equal(OPERATIONS);
       // Both took part where claims skip locked rows (on SQLite one consumer works at a time: the
       // other stands by for the lease, ConsumerLease).
-      if (!d.t.databaseUrl.startsWith('sqlite:')) {
+      if (!f.d.t.databaseUrl.startsWith('sqlite:')) {
         expect(consumers[1]!.operationsDone(), output()).to.be.above(0);
         expect(consumers[2]!.operationsDone(), output()).to.be.above(0);
       }
-      const started = (await d.t.app
+      const started = (await f.d.t.app
         .knex('magento_operation')
         .where('bulk_uuid', uuid)
         .sum({ n: 'started_count' })
@@ -126,10 +63,10 @@ for (const mode of QUEUE_MODES) {
     });
 
     it('should let one consumer work at a time on SQLite, the other standing by until the first stops', async function () {
-      if (!d.t.databaseUrl.startsWith('sqlite:')) return this.skip();
-      consumers.push(ConsumerProcess.spawn(d.t.databaseUrl, options));
+      if (!f.d.t.databaseUrl.startsWith('sqlite:')) return this.skip();
+      consumers.push(ConsumerProcess.spawn(f.d.t.databaseUrl, f.options));
       await consumers[0]!.ready();
-      consumers.push(ConsumerProcess.spawn(d.t.databaseUrl, options));
+      consumers.push(ConsumerProcess.spawn(f.d.t.databaseUrl, f.options));
       await consumers[1]!.ready();
       expect(consumers[1]!.output.join(''), output()).to.contain('consumer: standing by');
       expect(consumers[1]!.output.join(''), output()).not.to.contain('consumer: started');
@@ -144,14 +81,14 @@ for (const mode of QUEUE_MODES) {
     // RabbitMQ only (the db queue's counterpart, the database going away, is the consumer's transient retry).
     if (mode.name === 'amqp')
       it('should keep consuming after the broker connection is cut and restored (consumers reconnect by themselves)', async function () {
-        const broker = new URL(options.amqpUrl!);
+        const broker = new URL(f.options.amqpUrl!);
         const proxy = new TcpProxy(broker.hostname, Number(broker.port || 5672));
         const port = await proxy.start();
         try {
-          const viaProxy = new URL(options.amqpUrl!);
+          const viaProxy = new URL(f.options.amqpUrl!);
           viaProxy.port = String(port);
           const uuid = await createBulk('cut');
-          consumers.push(ConsumerProcess.spawn(d.t.databaseUrl, { ...options, amqpUrl: viaProxy.toString() }));
+          consumers.push(ConsumerProcess.spawn(f.d.t.databaseUrl, { ...f.options, amqpUrl: viaProxy.toString() }));
           await consumers[0]!.ready();
           await waitFor('the first operations', progressed(uuid, 10), 30_000, output);
           await proxy.cut();
@@ -168,12 +105,12 @@ for (const mode of QUEUE_MODES) {
     // RabbitMQ only (the db queue's counterpart, the database going away, is the consumer's transient retry).
     if (mode.name === 'amqp')
       it('should answer 503 and record nothing while the broker cannot be reached, and accept again when it is back', async function () {
-        const broker = new URL(options.amqpUrl!);
+        const broker = new URL(f.options.amqpUrl!);
         const proxy = new TcpProxy(broker.hostname, Number(broker.port || 5672));
         const port = await proxy.start();
-        const viaProxy = new URL(options.amqpUrl!);
+        const viaProxy = new URL(f.options.amqpUrl!);
         viaProxy.port = String(port);
-        const api = await Dispensary.start({ ...options, amqpUrl: viaProxy.toString() });
+        const api = await Dispensary.start({ ...f.options, amqpUrl: viaProxy.toString() });
         try {
           const pid = await api.patient();
           const send = () =>
