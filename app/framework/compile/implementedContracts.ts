@@ -7,8 +7,16 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import ts from 'typescript';
+import { createRequire } from 'node:module';
 import type { ModuleDefinition } from '../module/ModuleLoader.js';
+import type TypeScript from 'typescript';
+
+/**
+ * TypeScript by require, not import: an ESM import of this CommonJS package has Node scan its 9 MB for
+ * export names (0.5 s of every setup:di:compile), and in app/bin/build.mjs, which has required it
+ * already, require answers the loaded copy.
+ */
+const ts: typeof TypeScript = createRequire(import.meta.url)('typescript');
 
 interface ClassFacts {
   readonly implements: string[];
@@ -81,7 +89,10 @@ export function implementedContracts(
   const facts = new Map<string, ClassFacts>();
   for (const module of modules) {
     for (const file of tsFiles(typesRoot(module), module.package !== undefined)) {
-      const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, false);
+      const text = readFileSync(file, 'utf8');
+      // A file without either word has no heritage clause, and so adds nothing to the result.
+      if (!/\b(implements|extends)\b/.test(text)) continue;
+      const source = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, false);
       const imported = new Map<string, string | undefined>();
       for (const statement of source.statements) {
         if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;

@@ -6,7 +6,11 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import ts from 'typescript';
+import { createRequire } from 'node:module';
+import type TypeScript from 'typescript';
+
+/** TypeScript by require, not import: see implementedContracts.ts. */
+const ts: typeof TypeScript = createRequire(import.meta.url)('typescript');
 
 const PLUGIN_METHOD = /^(before|around|after)([A-Z_$].*)$/;
 
@@ -28,7 +32,7 @@ export function pluginMethodNames(
   seen.add(key);
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, false);
   const declaration = source.statements.find(
-    (s): s is ts.ClassDeclaration => ts.isClassDeclaration(s) && s.name?.text === className,
+    (s): s is TypeScript.ClassDeclaration => ts.isClassDeclaration(s) && s.name?.text === className,
   );
   if (!declaration) return { methods: [], complete: false };
   const methods: PluginMethod[] = [];
