@@ -103,6 +103,8 @@ const RUN =
     let knex: Knex;
     let env: NodeJS.ProcessEnv;
     let tarball: string;
+    /** The integration token the guide's `integration:token:create` made (kept in the database, valid after restarts). */
+    let token: string;
     const ran = new Set<string>();
     const timings: [string, number][] = [];
 
@@ -293,7 +295,7 @@ const RUN =
       ran.add('npm start');
       try {
         await server.ready();
-        const token = (await ok(cli('integration:token:create --name shop --all-stores'))).trim().split('\n').pop()!;
+        token = (await ok(cli('integration:token:create --name shop --all-stores'))).trim().split('\n').pop()!;
         const call = async (method: string, url: string, body?: unknown) => {
           const res = await fetch(`${server.url}/rest${url}`, {
             method,
@@ -367,7 +369,6 @@ const RUN =
       );
       try {
         await server.ready();
-        const token = (await ok(cli('integration:token:create --name shop2 --all-stores'))).trim().split('\n').pop()!;
         const res = await fetch(`${server.url}/rest/default/V1/acme/limits/VIT-D3`, {
           headers: { Authorization: `Bearer ${token}` },
         });
