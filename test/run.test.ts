@@ -122,6 +122,23 @@ describe('npm test (test/run.ts)', function () {
     }
   });
 
+  it('should take the order from the committed seconds (test/durations.json) before the first run', async () => {
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'test-durations-'));
+    const seed = path.join(folder, 'seed.json');
+    try {
+      const [first, second, third] = testsOf('test/framework/config').sort();
+      writeFileSync(seed, JSON.stringify({ [third!]: 3, [second!]: 1 }));
+      const run = await npmTestWith(
+        { TEST_JOBS: '1', TEST_DURATIONS_FILE: path.join(folder, 'none.json'), TEST_DURATIONS_SEED: seed },
+        'test/framework/config',
+        '--dry-run',
+      );
+      expect(run.order.slice(0, 3)).to.deep.equal([third, second, first]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   it('should start nothing more once stopped: a signal during the parallel files ends the run there', async () => {
     // eslint.cycles.test.ts takes seconds (in-process: a stopped run leaves no database or child
     // behind); concurrency.http.test.ts runs alone, after it, unless stopped.
