@@ -4,6 +4,11 @@ import 'reflect-metadata';
 import { writeModuleConfig } from './support/modules.js';
 
 process.env.LOG_LEVEL ??= 'silent';
+// Admin passwords hash at scrypt N=2^10 in tests (a few ms) unless a test asks for a cost: at the
+// deployment default, 2^17, each hash is ~0.5 s of CPU on libuv's threads, and the suite makes
+// dozens. Every Application, CLI run and server process the suite starts inherits it. The default
+// itself has its own test (test/modules/Integration/adminLogin.http.test.ts, "at the default cost").
+process.env.PASSWORD_SCRYPT_COST ??= '1024';
 
 // The suite runs with the project's modules, whatever else sits in modules/ and whatever
 // etc/config.json says: every Application, CLI run and server process it starts reads this file

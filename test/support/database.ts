@@ -3,7 +3,7 @@
  * TEST_DATABASE_URL names a MySQL/MariaDB or PostgreSQL server, a new database (MySQL) or schema
  * (PostgreSQL) on it, dropped again on release. Runs can never collide.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -15,11 +15,28 @@ export interface TestDatabase {
   release(): Promise<void>;
 }
 
+/**
+ * Where the SQLite files go: TEST_SQLITE_DIR, else /dev/shm where it is a writable folder (Linux's
+ * shared memory, a tmpfs), else the temporary folder. They are real SQLite files in WAL mode all
+ * the same; on tmpfs a commit's fsync costs nothing, where on a disk every migration and every
+ * test's writes wait for it (half the wall time of a test's start on this project's CI machine).
+ */
+function sqliteFolder(): string {
+  if (process.env.TEST_SQLITE_DIR) return process.env.TEST_SQLITE_DIR;
+  try {
+    accessSync('/dev/shm', constants.W_OK | constants.X_OK);
+    return '/dev/shm';
+  } catch {
+    return os.tmpdir();
+  }
+}
+const SQLITE_FOLDER = sqliteFolder();
+
 export async function createTestDatabase(): Promise<TestDatabase> {
   const server = process.env.TEST_DATABASE_URL;
   const name = `t_${process.pid}_${randomBytes(4).toString('hex')}`;
   if (!server || server.startsWith('sqlite:')) {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'dispensary-test-'));
+    const dir = mkdtempSync(path.join(SQLITE_FOLDER, 'dispensary-test-'));
     return {
       url: `sqlite:${path.join(dir, 'db.sqlite')}`,
       release: async () => rmSync(dir, { recursive: true, force: true }),

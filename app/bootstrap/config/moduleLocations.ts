@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { findModulePackages, type ModuleSources } from '../../framework/module/ModuleLoader.js';
 import { moduleConfigFile } from './DeploymentConfig.js';
@@ -18,13 +18,26 @@ export function runtimeVersion(root = PROJECT_ROOT): string {
 
 const found = new Map<string, { key: string; dirs: string[] }>();
 
-/** What changes when npm adds, removes or replaces a package: the folders' modification times. */
+const scopesOf = new Map<string, { mtimeMs: number; scopes: string[] }>();
+
+/**
+ * What changes when npm adds, removes or replaces a package: the folders' modification times. The
+ * list of @scope folders is read again only when node_modules' own time changes (a scope added or
+ * removed changes it): listing ~400 entries on every start cost more than the rest of the check.
+ */
 function installKey(nodeModulesDir: string): string {
-  if (!existsSync(nodeModulesDir)) return 'none';
-  const scopes = readdirSync(nodeModulesDir).filter((entry) => entry.startsWith('@'));
-  return [nodeModulesDir, ...scopes.map((scope) => path.join(nodeModulesDir, scope))]
-    .map((dir) => `${dir}:${statSync(dir).mtimeMs}`)
-    .join('|');
+  const top = statSync(nodeModulesDir, { throwIfNoEntry: false });
+  if (!top) return 'none';
+  let known = scopesOf.get(nodeModulesDir);
+  if (known?.mtimeMs !== top.mtimeMs) {
+    const scopes = readdirSync(nodeModulesDir).filter((entry) => entry.startsWith('@'));
+    known = { mtimeMs: top.mtimeMs, scopes: scopes.map((scope) => path.join(nodeModulesDir, scope)) };
+    scopesOf.set(nodeModulesDir, known);
+  }
+  return [
+    `${nodeModulesDir}:${top.mtimeMs}`,
+    ...known.scopes.map((dir) => `${dir}:${statSync(dir, { throwIfNoEntry: false })?.mtimeMs}`),
+  ].join('|');
 }
 
 /**

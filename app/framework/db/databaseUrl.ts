@@ -37,6 +37,10 @@ function unicodeLower(conn: SqliteConnection): void {
   conn.function('lower', { deterministic: true }, (value) => (typeof value === 'string' ? value.toLowerCase() : value));
 }
 
+/** How long a SQLite connection waits for another's lock, and how often it retries the switch to WAL. */
+const SQLITE_BUSY_TIMEOUT_MS = 5000;
+const WAL_RETRY_MS = 20;
+
 /** `timeouts` bound each wait on a server database (queryTimeouts.ts); SQLite, a local file, has none. */
 export function parseDatabaseUrl(
   url: string,
@@ -57,16 +61,24 @@ export function parseDatabaseUrl(
           max: 1,
           idleTimeoutMillis: Number.MAX_SAFE_INTEGER,
           afterCreate(conn: SqliteConnection, done: (err: Error | null, conn: unknown) => void) {
-            try {
-              if (filename !== ':memory:') conn.pragma('journal_mode = WAL');
-              conn.pragma('busy_timeout = 5000');
-              conn.pragma('foreign_keys = ON');
-              unicodeLower(conn);
-              cachePreparedStatements(conn);
-              done(null, conn);
-            } catch (err) {
-              done(err as Error, conn);
-            }
+            const setUp = (waited: number): void => {
+              try {
+                conn.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+                if (filename !== ':memory:') conn.pragma('journal_mode = WAL');
+                conn.pragma('foreign_keys = ON');
+                unicodeLower(conn);
+                cachePreparedStatements(conn);
+                done(null, conn);
+              } catch (err) {
+                // Switching a new file to WAL needs its exclusive lock, and SQLite answers BUSY at
+                // once, without waiting, while another connection is writing to it (several
+                // processes starting on a new database): try again, for the busy timeout.
+                if ((err as { code?: string }).code === 'SQLITE_BUSY' && waited < SQLITE_BUSY_TIMEOUT_MS) {
+                  setTimeout(() => setUp(waited + WAL_RETRY_MS), WAL_RETRY_MS);
+                } else done(err as Error, conn);
+              }
+            };
+            setUp(0);
           },
         },
       },

@@ -70,24 +70,38 @@ export class PluginChainBuilder {
    * @implementsContract), then `own`.
    */
   private pluginTargets(cls: Newable, own: string[]): string[] {
-    const contracts: string[] = [];
+    const through = this.preferredThrough();
+    const contracts = [...new Set(own.flatMap((name) => through.get(name) ?? []))].sort(
+      (a, b) => this.preferenceOrder.get(a)! - this.preferenceOrder.get(b)!,
+    );
+    for (const name of own) contracts.push(...(Object.hasOwn(this.implemented, name) ? this.implemented[name]! : []));
+    contracts.push(...declaredContracts(cls));
+    return [...new Set([...contracts, ...own])];
+  }
+
+  /** Each preference's `for` name, by its place in di.xml's merged order. */
+  private readonly preferenceOrder = new Map<string, number>();
+  /** Type name -> the preferences (`for` names) whose chain passes through it, made once per container. */
+  private through?: Map<string, string[]>;
+
+  private preferredThrough(): Map<string, string[]> {
+    if (this.through) return this.through;
+    this.through = new Map();
     for (const forName of this.config.preferences.keys()) {
+      this.preferenceOrder.set(forName, this.preferenceOrder.size);
       const seen = new Set([forName]);
       for (
         let next = this.config.preferences.get(forName)?.type;
         next && !seen.has(next);
         next = this.config.preferences.get(next)?.type
       ) {
-        if (own.includes(next)) {
-          contracts.push(forName);
-          break;
-        }
+        const names = this.through.get(next) ?? [];
+        names.push(forName);
+        this.through.set(next, names);
         seen.add(next); // a cycle is reported where it is bound; here it must only not loop
       }
     }
-    for (const name of own) contracts.push(...(Object.hasOwn(this.implemented, name) ? this.implemented[name]! : []));
-    contracts.push(...declaredContracts(cls));
-    return [...new Set([...contracts, ...own])];
+    return this.through;
   }
 
   /**

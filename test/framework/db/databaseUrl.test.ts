@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
+import Database from 'better-sqlite3';
 import knexFactory from 'knex';
 import pg from 'pg';
 import { parseDatabaseUrl, redactUrl } from '../../../app/framework/db/dialect.js';
@@ -66,6 +67,27 @@ describe('databaseUrl', () => {
             expect(conn.pragma('busy_timeout', { simple: true })).to.equal(5000);
           });
         } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
+      });
+
+      it('should wait, not fail, to switch a new file to WAL while another connection writes to it', async () => {
+        // Three servers starting on a new database at once: SQLite answers BUSY to the switch at
+        // once (no busy handler) while another connection holds the write lock.
+        const dir = mkdtempSync(path.join(os.tmpdir(), 'dburl-'));
+        const file = path.join(dir, 'db.sqlite');
+        const writer = new Database(file);
+        try {
+          writer.exec('CREATE TABLE t (x INTEGER)');
+          writer.exec('BEGIN IMMEDIATE');
+          writer.exec('INSERT INTO t VALUES (1)');
+          const committed = new Promise((resolve) => setTimeout(() => resolve(writer.exec('COMMIT')), 150));
+          await withSqliteConnection(`sqlite:${file}`, (conn) => {
+            expect(conn.pragma('journal_mode', { simple: true })).to.equal('wal');
+          });
+          await committed;
+        } finally {
+          writer.close();
           rmSync(dir, { recursive: true, force: true });
         }
       });

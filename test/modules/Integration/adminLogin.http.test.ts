@@ -207,10 +207,16 @@ describe('Integration: admin login', () => {
 
 describe('Integration: admin passwords at the default cost', () => {
   let t: TestApp;
+  // The suite hashes at 2^10 (test/setup.ts sets PASSWORD_SCRYPT_COST): here the deployment default.
+  const suiteCost = process.env.PASSWORD_SCRYPT_COST;
   before(async () => {
+    delete process.env.PASSWORD_SCRYPT_COST;
     t = await TestApp.start();
   });
-  after(async () => t?.stop());
+  after(async () => {
+    if (suiteCost !== undefined) process.env.PASSWORD_SCRYPT_COST = suiteCost;
+    await t?.stop();
+  });
 
   it('should store scrypt N=2^17, r=8, p=1 with a random salt, and log in with it', async () => {
     await createAdmin(t, 'strong', 'strong123');
