@@ -60,7 +60,7 @@ describe('constructorParameters / injectionPoints', () => {
 
 describe('constructorParameters: the constructor found without parsing the whole class', () => {
   /** A class from its exact source, as Function.prototype.toString answers it. */
-  const classOf = (source: string) => new Function(`return (${source})`)() as Function;
+  const classOf = (source: string) => new Function(`return (${source})`)() as new (...args: never[]) => object;
   const names = (source: string) => constructorParameters(classOf(source)).map((p) => [p.name, p.hasDefault]);
 
   it('should read a constructor after fields, methods and comments that mention constructor(', () => {
