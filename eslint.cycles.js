@@ -114,16 +114,44 @@ function diskImports(relative) {
   return targets;
 }
 
+/**
+ * Project-relative folder -> { folders: [absolute folder, mtimeMs][], files }: its source files,
+ * listed again only when one of its folders changed (a folder's mtime changes when an entry is
+ * added, removed or renamed in it). Every linted file needs the whole graph: listing the tree
+ * again for each was most of a whole-tree lint's time.
+ */
+const listings = new Map();
+
+function listingValid(listing) {
+  return listing.folders.every(([folder, mtimeMs]) => statSync(folder, { throwIfNoEntry: false })?.mtimeMs === mtimeMs);
+}
+
 function sourceFilesUnder(folder) {
-  let entries;
-  try {
-    entries = readdirSync(path.join(ROOT, folder), { recursive: true, encoding: 'utf8' });
-  } catch {
-    return [];
-  }
-  return entries
-    .map((entry) => `${folder}/${entry.split(path.sep).join('/')}`)
-    .filter((file) => SOURCE.test(file) && !file.endsWith('.d.ts'));
+  const cached = listings.get(folder);
+  if (cached && listingValid(cached)) return cached.files;
+  const folders = [];
+  const files = [];
+  const walk = (relative) => {
+    const absolute = path.join(ROOT, relative);
+    let entries;
+    try {
+      // The mtime before the entries: a change while they are read shows next time.
+      folders.push([absolute, statSync(absolute).mtimeMs]);
+      entries = readdirSync(absolute, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const child = `${relative}/${entry.name}`;
+      if (entry.isDirectory()) walk(child);
+      else if (SOURCE.test(child) && !child.endsWith('.d.ts')) files.push(child);
+    }
+  };
+  walk(folder);
+  // A root that does not exist has no files; its listing is checked again next time.
+  if (folders.length === 0) return [];
+  listings.set(folder, { folders, files });
+  return files;
 }
 
 /** The shortest path of `edges` (node -> sorted targets) from `start` to `goal`, both included; null if none. */

@@ -64,11 +64,16 @@ describe('npm test (test/run.ts)', function () {
     expect([run.code, run.files]).to.deep.equal([0, [MODULE_LOADER]]);
   });
 
+  // What the runner picks is what mocha is given: a dry run (the files loaded, their tests listed,
+  // none run, in one process) shows it as a real run would, for a fraction of the CPU. The case
+  // above runs one file for real.
   it('should run every test file of a folder, and of a glob it expands itself', async () => {
-    expect((await npmTest('test/framework/module/')).files).to.deep.equal(testsOf('test/framework/module'));
+    expect((await npmTest('test/framework/module/', '--dry-run')).files).to.deep.equal(
+      testsOf('test/framework/module'),
+    );
     const both = [...testsOf('test/framework/module'), ...testsOf('test/framework/event')].sort();
     expect(both).to.include.members([MODULE_LOADER, 'dist/test/framework/event/EventManager.test.js']);
-    expect((await npmTest('test/framework/{module,event}/*.test.ts')).files).to.deep.equal(both);
+    expect((await npmTest('test/framework/{module,event}/*.test.ts', '--dry-run')).files).to.deep.equal(both);
   });
 
   it('should pass other arguments to mocha', async () => {
@@ -122,6 +127,23 @@ describe('npm test (test/run.ts)', function () {
     }
   });
 
+  it('should take the order from the committed seconds (test/durations.json) before the first run', async () => {
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'test-durations-'));
+    const seed = path.join(folder, 'seed.json');
+    try {
+      const [first, second, third] = testsOf('test/framework/config').sort();
+      writeFileSync(seed, JSON.stringify({ [third!]: 3, [second!]: 1 }));
+      const run = await npmTestWith(
+        { TEST_JOBS: '1', TEST_DURATIONS_FILE: path.join(folder, 'none.json'), TEST_DURATIONS_SEED: seed },
+        'test/framework/config',
+        '--dry-run',
+      );
+      expect(run.order.slice(0, 3)).to.deep.equal([third, second, first]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   it('should start nothing more once stopped: a signal during the parallel files ends the run there', async () => {
     // eslint.cycles.test.ts takes seconds (in-process: a stopped run leaves no database or child
     // behind); concurrency.http.test.ts runs alone, after it, unless stopped.
@@ -153,7 +175,10 @@ describe('npm test (test/run.ts)', function () {
     const stale = path.join(DIST_ROOT, 'test', 'framework', 'module', 'Stale.test.js');
     writeFileSync(stale, "it('is stale', () => { throw new Error('a stale test ran'); });\n");
     try {
-      expect((await npmTest('test/framework/module')).files).to.deep.equal(testsOf('test/framework/module'));
+      // A dry run lists the stale file's test too, had the runner given it to mocha.
+      expect((await npmTest('test/framework/module', '--dry-run')).files).to.deep.equal(
+        testsOf('test/framework/module'),
+      );
     } finally {
       rmSync(stale, { force: true });
     }

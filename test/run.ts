@@ -125,9 +125,10 @@ if (missing.length) {
  * `// npm test: run alone` (it stops the shared RabbitMQ broker, say) runs afterwards, by itself.
  *
  * The parallel files start longest first, by the seconds each took in earlier runs (kept in
- * var/test-durations.json), or, never timed, first when their source says `// npm test: start
- * first` (the build suite, minutes of tsc) and else in their order: a long file started
- * last would run on alone while the other workers sit idle.
+ * var/test-durations.json; on a fresh clone, before its first run, test/durations.json, the
+ * seconds of a quiet run committed with the tests), or, never timed, first when their source says
+ * `// npm test: start first` (the build suite, minutes of tsc) and else in their order: a long
+ * file started last would run on alone while the other workers sit idle.
  */
 const jobs = Number(process.env.TEST_JOBS) || Math.min(4, os.availableParallelism());
 const RUN_ALONE = /^\/\/ npm test: run alone\b/m;
@@ -140,19 +141,20 @@ const sources = new Map(
 );
 const sourceOf = (file: string) => sources.get(file)!;
 const alone = files.filter((file) => RUN_ALONE.test(sourceOf(file)));
-/** TEST_DURATIONS_FILE names another file (test/run.test.ts). */
+/** TEST_DURATIONS_FILE and TEST_DURATIONS_SEED name other files (test/run.test.ts). */
 const DURATIONS = process.env.TEST_DURATIONS_FILE || path.join(PROJECT_ROOT, 'var', 'test-durations.json');
+const SEED = process.env.TEST_DURATIONS_SEED || path.join(PROJECT_ROOT, 'test', 'durations.json');
 
-function readDurations(): Record<string, number> {
+function readDurations(file = DURATIONS): Record<string, number> {
   try {
-    return JSON.parse(readFileSync(DURATIONS, 'utf8')) as Record<string, number>;
+    return JSON.parse(readFileSync(file, 'utf8')) as Record<string, number>;
   } catch {
     return {};
   }
 }
 
 const START_FIRST = /^\/\/ npm test: start first\b/m;
-const durations = readDurations();
+const durations = existsSync(DURATIONS) ? readDurations() : readDurations(SEED);
 const together = files
   .filter((file) => !alone.includes(file))
   .map((file, index) => ({

@@ -197,8 +197,9 @@ export async function driverBenchmark(
     return Number(process.hrtime.bigint() - start) / transactions / 1000;
   };
   try {
-    // Warm-up of each path, then interleaved samples.
-    for (let i = 0; i < 300; i++) {
+    // Warm-up of each path (as many transactions as a sample, at most 300: a smoke run's 20 need
+    // no more), then interleaved samples.
+    for (let i = 0; i < Math.min(300, transactions); i++) {
       await knexAdd(cached, ...next());
       await knexAdd(uncached, ...next());
       directAdd(...next());

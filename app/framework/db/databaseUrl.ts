@@ -2,7 +2,8 @@
  * DATABASE_URL -> the knex config of its dialect: the driver, its connection options, and what
  * each connection is set up with (SQLite pragmas and functions, pg type parsers).
  */
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
 import type { DatabaseSettings } from './DatabaseSettings.js';
 import {
   DEFAULT_DATABASE_TIMEOUTS,
@@ -20,8 +21,10 @@ let pgParsersSet = false;
 /** pg answers timestamps as Date and numerics as strings; we want Magento's text form and numbers. */
 function setPgParsers(): void {
   if (pgParsersSet) return;
-  pg.types.setTypeParser(PG_TIMESTAMP, (text: string) => text.slice(0, 19));
-  pg.types.setTypeParser(PG_NUMERIC, (text: string) => Number(text));
+  // Loaded for a PostgreSQL URL only (knex loads the same module as its driver): SQLite and MySQL processes never import pg.
+  const { types } = createRequire(import.meta.url)('pg') as typeof pg;
+  types.setTypeParser(PG_TIMESTAMP, (text: string) => text.slice(0, 19));
+  types.setTypeParser(PG_NUMERIC, (text: string) => Number(text));
   pgParsersSet = true;
 }
 

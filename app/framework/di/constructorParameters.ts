@@ -8,7 +8,7 @@
  */
 import 'reflect-metadata';
 import { getClassMetadata } from '@inversifyjs/core';
-import { parseExpressionAt, type Node, type Pattern } from 'acorn';
+import { parseExpressionAt, tokenizer, tokTypes, type Node, type Pattern } from 'acorn';
 
 export interface ConstructorParameter {
   /** null for a destructured parameter (it has no name di.xml could use). */
@@ -45,6 +45,10 @@ interface FunctionLike {
 function ownConstructor(cls: Function): FunctionLike | null {
   const source = Function.prototype.toString.call(cls);
   if (source.endsWith('{ [native code] }')) return null;
+  if (source.startsWith('class')) {
+    const quick = classConstructorQuick(source);
+    if (quick !== undefined) return quick;
+  }
   let node: Node;
   try {
     node = parseExpressionAt(`(${source})`, 0, { ecmaVersion: 'latest' });
@@ -61,6 +65,51 @@ function ownConstructor(cls: Function): FunctionLike | null {
     .body;
   const ctor = body.find((member) => member.type === 'MethodDefinition' && member.kind === 'constructor');
   return ctor?.value ?? null;
+}
+
+/**
+ * A class's own constructor without parsing its methods (most of a class's source): every class
+ * the container builds goes through here at start-up, and parsing whole classes was a fifth of a
+ * process's start. Answers undefined whenever it cannot be sure, and the whole class is parsed:
+ *
+ * - no `constructor` (and no escape that could spell it) anywhere in the source: it has none;
+ * - else the first `constructor(` must be where a class member starts: the source up to it, closed
+ *   with an empty constructor, must parse as a class whose last member is that constructor (a
+ *   match in a comment, a string, a method body or an earlier field does not parse so, nor does a
+ *   second constructor);
+ * - its parameter list, found with acorn's tokenizer and followed by the body's `{`, must parse as
+ *   the parameters of a function.
+ */
+function classConstructorQuick(source: string): FunctionLike | null | undefined {
+  if (!source.includes('constructor') && !source.includes('\\')) return null;
+  const at = /\bconstructor\s*\(/.exec(source)?.index;
+  if (at === undefined) return undefined;
+  try {
+    const head = parseExpressionAt(`(${source.slice(0, at)}constructor(){}})`, 0, { ecmaVersion: 'latest' });
+    if (head.type !== 'ClassExpression') return undefined;
+    const members = (head as unknown as { body: { body: { type: string; kind?: string; start: number }[] } }).body.body;
+    const last = members[members.length - 1];
+    if (last?.type !== 'MethodDefinition' || last.kind !== 'constructor' || last.start !== at + 1) return undefined;
+    // The parameter list: from the `(` after `constructor` to its matching `)`.
+    const tokens = tokenizer(source.slice(at), { ecmaVersion: 'latest' });
+    let depth = 0;
+    let open = -1;
+    let close = -1;
+    for (const token of tokens) {
+      if (token.type === tokTypes.parenL && depth++ === 0) open = token.start;
+      else if (token.type === tokTypes.parenR && --depth === 0) {
+        close = token.end;
+        const next = tokens.getToken();
+        if (next.type !== tokTypes.braceL) return undefined;
+        break;
+      }
+    }
+    if (open < 0 || close < 0) return undefined;
+    const fn = parseExpressionAt(`(function${source.slice(at + open, at + close)} {})`, 0, { ecmaVersion: 'latest' });
+    return fn.type === 'FunctionExpression' ? (fn as unknown as FunctionLike) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function describe(param: Pattern): ConstructorParameter {

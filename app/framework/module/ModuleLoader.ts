@@ -5,7 +5,9 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import semver from 'semver';
+// The two functions used, from their own files: semver's index loads all of its ~50 (every process's start).
+import satisfies from 'semver/functions/satisfies.js';
+import validRange from 'semver/ranges/valid.js';
 import { ConfigError, checkElement, parseXmlFile } from '../xml/xml.js';
 
 export interface ModuleDefinition {
@@ -151,7 +153,7 @@ function readModulePackage(dir: string, runtimeVersion: string): ModuleDefinitio
   const { module: name, runtime, code = '.' } = field;
   if (typeof name !== 'string' || !/^[A-Z][A-Za-z0-9]*_[A-Z][A-Za-z0-9]*$/.test(name))
     throw new ConfigError(`${where}.module must be a module name like "Vendor_Module"`);
-  if (typeof runtime !== 'string' || semver.validRange(runtime) === null)
+  if (typeof runtime !== 'string' || validRange(runtime) === null)
     throw new ConfigError(
       `${where}.runtime must be a semver range of the runtime versions it works with (e.g. "^0.1.0")`,
     );
@@ -187,7 +189,7 @@ function readModulePackage(dir: string, runtimeVersion: string): ModuleDefinitio
 /** Start-up's check of a module package: the runtime it runs on must be in its range. */
 export function checkRuntimeRange(module: ModuleDefinition): void {
   const pkg = module.package;
-  if (!pkg || semver.satisfies(pkg.runtimeVersion, pkg.runtimeRange, { includePrerelease: true })) return;
+  if (!pkg || satisfies(pkg.runtimeVersion, pkg.runtimeRange, { includePrerelease: true })) return;
   throw new ConfigError(
     `Package ${pkg.name}@${pkg.version} (module ${module.name}, ${pkg.file}) supports dispensary-runtime ${pkg.runtimeRange}, ` +
       `but this runtime is ${pkg.runtimeVersion}: install a version of ${pkg.name} made for it, or disable ${module.name}`,

@@ -7,7 +7,6 @@
  * after the work (a batch in one frame when it can), and reconnect by themselves with backoff when
  * the broker goes away.
  */
-import amqp from 'amqplib';
 import type { ChannelModel, Channel, ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { Logger } from '../logging/logger.js';
 import {
@@ -24,6 +23,14 @@ import {
   type QueueDepth,
 } from './QueueConnection.js';
 import { topology, type Topology } from './Topology.js';
+
+/**
+ * amqplib, loaded on the first connection: a process with no AMQP_URL (the database queue, or no
+ * queue at all) never pays for importing it.
+ */
+export async function amqplib() {
+  return (await import('amqplib')).default;
+}
 
 const MAX_RECONNECT_DELAY_MS = 5_000;
 
@@ -55,7 +62,7 @@ export class AmqpQueueConnection implements QueueConnection {
     // A short heartbeat notices a broker that vanished without closing the socket.
     const url = new URL(this.url);
     if (!url.searchParams.has('heartbeat')) url.searchParams.set('heartbeat', String(this.timeouts.heartbeatSeconds));
-    const connection = await amqp.connect(url.toString(), { timeout: this.timeouts.connectMs });
+    const connection = await (await amqplib()).connect(url.toString(), { timeout: this.timeouts.connectMs });
     connection.on('error', (error: unknown) => this.logger.warn({ err: error }, 'AMQP connection error'));
     return connection;
   }
@@ -374,7 +381,7 @@ function ackTogether(channel: Channel, deliveries: readonly AmqpDelivery[], unse
  * for test runs and benchmarks that used a prefix of their own on a shared broker.
  */
 export async function deleteTopology(url: string, prefix: string): Promise<void> {
-  const connection = await amqp.connect(url);
+  const connection = await (await amqplib()).connect(url);
   try {
     const channel = await connection.createChannel();
     const t = topology(prefix);

@@ -10,11 +10,10 @@
  * Each queue is bound to the one topic of its name (no wildcard). Nothing connects until the first
  * publish or consume; the caller closes the connection.
  */
-import amqp from 'amqplib';
 import type { Knex } from 'knex';
 import type { Dialect } from '../db/dialect.js';
 import type { Logger } from '../logging/logger.js';
-import { AmqpQueueConnection, DEFAULT_AMQP_TIMEOUTS, type AmqpTimeouts } from './AmqpQueueConnection.js';
+import { AmqpQueueConnection, DEFAULT_AMQP_TIMEOUTS, amqplib, type AmqpTimeouts } from './AmqpQueueConnection.js';
 import { DbQueueConnection } from './DbQueueConnection.js';
 import type { QueueConnection } from './QueueConnection.js';
 import type { Topology } from './Topology.js';
@@ -60,7 +59,7 @@ export async function deleteModuleTopology(
   topics: readonly string[],
 ): Promise<void> {
   const t = moduleTopology(prefix, name, topics);
-  const connection = await amqp.connect(url);
+  const connection = await (await amqplib()).connect(url);
   try {
     const channel = await connection.createChannel();
     for (const queue of t.queues.keys()) {

@@ -10,9 +10,20 @@
  * down, limits are answered from memory at once (no request waits on a dead link) and a PING
  * every `retryIntervalMs` finds Redis again; then limits are shared again (logged once).
  */
-import { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
+import type * as RateLimiterFlexible from 'rate-limiter-flexible';
 import type { Logger } from '../logging/logger.js';
+
+// Loaded as used: ioredis and the Redis limiter only with REDIS_URL, and the two limiters from
+// their own files (the package's index loads every store it supports: MongoDB, DynamoDB, etcd...).
+// Every process starts without REDIS_URL in the tests and on a single host.
+const require = createRequire(import.meta.url);
+const RateLimiterMemory =
+  require('rate-limiter-flexible/lib/RateLimiterMemory.js') as typeof RateLimiterFlexible.RateLimiterMemory;
+const RateLimiterRes =
+  require('rate-limiter-flexible/lib/RateLimiterRes.js') as typeof RateLimiterFlexible.RateLimiterRes;
+type RateLimiterRes = RateLimiterFlexible.RateLimiterRes;
 
 export interface RedisSettings {
   /** REDIS_URL (`redis://host:port/db`); null: nothing is shared, limits stay per process. */
@@ -51,7 +62,7 @@ export class SharedState {
     private readonly logger: Logger,
   ) {
     this.redis = settings.url
-      ? new Redis(settings.url, {
+      ? new (require('ioredis') as typeof import('ioredis')).Redis(settings.url, {
           keyPrefix: settings.keyPrefix,
           commandTimeout: settings.commandTimeoutMs,
           connectTimeout: settings.connectTimeoutMs,
@@ -90,6 +101,8 @@ export class SharedState {
     const memory = new RateLimiterMemory(common);
     const redis = this.redis;
     if (!redis) return { take: (key) => answer(memory.consume(key)) };
+    const RateLimiterRedis =
+      require('rate-limiter-flexible/lib/RateLimiterRedis.js') as typeof RateLimiterFlexible.RateLimiterRedis;
     const shared = new RateLimiterRedis({ ...common, storeClient: redis, insuranceLimiter: memory });
     return {
       take: async (key) => {

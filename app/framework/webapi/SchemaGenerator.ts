@@ -4,7 +4,7 @@
  * Schema converted from the joi schemas (joi-to-json), so an alternative (qty as an integer or a
  * digit string) appears as `anyOf`.
  */
-import joiToJson from 'joi-to-json';
+import { createRequire } from 'node:module';
 import type Joi from 'joi';
 import { ATTRIBUTE_INTERFACE_DEFINITION } from '../api/CustomAttributes.js';
 import type { MethodSpec } from '../contract/Contract.js';
@@ -63,10 +63,13 @@ const SECURITY_DEFINITIONS = {
   },
 };
 
+const require = createRequire(import.meta.url);
+
 function joiJson(schema: Joi.Schema): JsonObject {
   try {
-    // joi-to-json is CommonJS: its function is the module itself.
-    const parse = joiToJson as unknown as (schema: unknown, mode: string) => JsonObject;
+    // joi-to-json is CommonJS: its function is the module itself. Loaded by the first schema asked
+    // for (GET /rest/<store>/schema, the Swagger page), never by a process that serves none.
+    const parse = require('joi-to-json') as (schema: unknown, mode: string) => JsonObject;
     return parse(schema, 'open-api');
   } catch {
     return { description: 'see the contract' };

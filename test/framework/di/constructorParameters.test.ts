@@ -57,3 +57,45 @@ describe('constructorParameters / injectionPoints', () => {
     expect(constructorParameters(Empty)).to.deep.equal([]);
   });
 });
+
+describe('constructorParameters: the constructor found without parsing the whole class', () => {
+  /** A class from its exact source, as Function.prototype.toString answers it. */
+  const classOf = (source: string) => new Function(`return (${source})`)() as new (...args: never[]) => object;
+  const names = (source: string) => constructorParameters(classOf(source)).map((p) => [p.name, p.hasDefault]);
+
+  it('should read a constructor after fields, methods and comments that mention constructor(', () => {
+    expect(names('class A { label = "constructor(x) {"; constructor(a, b) {} }')).to.deep.equal([
+      ['a', false],
+      ['b', false],
+    ]);
+    expect(names('class A { /* constructor(x) */ constructor(a) {} }')).to.deep.equal([['a', false]]);
+    expect(names('class A { copy() { return this.constructor(1); } constructor(a, b = 2) {} }')).to.deep.equal([
+      ['a', false],
+      ['b', true],
+    ]);
+    expect(names('class A { static constructor(x) {} constructor(a) {} }')).to.deep.equal([['a', false]]);
+    expect(names('class A { "constructor"(a, b) {} }')).to.deep.equal([
+      ['a', false],
+      ['b', false],
+    ]);
+  });
+
+  it('should read defaults holding parentheses, strings, regular expressions and objects', () => {
+    expect(
+      names(
+        'class A extends Object { constructor(a = f(")", 2), b = /\\)/, { c } = { c: ")" }, ...rest) { super(); } }',
+      ),
+    ).to.deep.equal([
+      ['a', true],
+      ['b', true],
+      [null, true],
+      ['rest', true],
+    ]);
+  });
+
+  it('should find no constructor where the word is only in a string, a name or a method body', () => {
+    expect(names('class A { constructorName = "x"; }')).to.deep.equal([]);
+    expect(names('class A { make() { return new this.constructor(); } }')).to.deep.equal([]);
+    expect(names('class A { ["constructor"](a) {} }')).to.deep.equal([]);
+  });
+});
