@@ -120,7 +120,9 @@ if (missing.length) {
 }
 
 /**
- * Files run in parallel, TEST_JOBS at a time (default: the cores, at most 4): each test builds its
+ * Files run in parallel, TEST_JOBS at a time (default: one more than the cores, at most 4: a worker
+ * spends part of its files waiting on timers, sockets and child processes, and on 2 cores three
+ * workers kept both busier, 213 -> 199 s for the whole suite, docs/testing.md): each test builds its
  * own database, queue names and ports, so files never share state. A file whose source says
  * `// npm test: run alone` (it stops the shared RabbitMQ broker, say) runs afterwards, by itself.
  *
@@ -130,7 +132,7 @@ if (missing.length) {
  * `// npm test: start first` (the build suite, minutes of tsc) and else in their order: a long
  * file started last would run on alone while the other workers sit idle.
  */
-const jobs = Number(process.env.TEST_JOBS) || Math.min(4, os.availableParallelism());
+const jobs = Number(process.env.TEST_JOBS) || Math.min(4, os.availableParallelism() + 1);
 const RUN_ALONE = /^\/\/ npm test: run alone\b/m;
 /** Each file's TypeScript source, read once: its first lines say how it runs. */
 const sources = new Map(
