@@ -109,39 +109,35 @@ describe('npm test (test/run.ts)', function () {
     expect(run.files.filter((file) => file.startsWith('dist/test/fixtures/'))).to.deep.equal([]);
   });
 
-  it('should start the files that took longest in earlier runs first, the others after them in path order', async () => {
+  /**
+   * The order one job runs test/framework/config's first three files in (mocha runs them as given),
+   * with `seconds` of the second and third written to the durations file or to the seed.
+   */
+  async function orderBy(where: 'file' | 'seed', seconds: [number, number]): Promise<string[]> {
     const folder = mkdtempSync(path.join(os.tmpdir(), 'test-durations-'));
-    const durations = path.join(folder, 'durations.json');
+    const written = path.join(folder, 'durations.json');
     try {
-      const [first, second, third] = testsOf('test/framework/config').sort();
-      writeFileSync(durations, JSON.stringify({ [third!]: 2, [second!]: 7 }));
-      // One job: mocha runs the files in the order it is given them.
-      const run = await npmTestWith(
-        { TEST_JOBS: '1', TEST_DURATIONS_FILE: durations },
-        'test/framework/config',
-        '--dry-run',
-      );
-      expect(run.order.slice(0, 3)).to.deep.equal([second, third, first]);
+      const [, second, third] = testsOf('test/framework/config').sort();
+      writeFileSync(written, JSON.stringify({ [second!]: seconds[0], [third!]: seconds[1] }));
+      const env: Record<string, string> =
+        where === 'file'
+          ? { TEST_DURATIONS_FILE: written }
+          : { TEST_DURATIONS_FILE: path.join(folder, 'none.json'), TEST_DURATIONS_SEED: written };
+      const run = await npmTestWith({ TEST_JOBS: '1', ...env }, 'test/framework/config', '--dry-run');
+      return run.order.slice(0, 3);
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
+  }
+
+  it('should start the files that took longest in earlier runs first, the others after them in path order', async () => {
+    const [first, second, third] = testsOf('test/framework/config').sort();
+    expect(await orderBy('file', [7, 2])).to.deep.equal([second, third, first]);
   });
 
   it('should take the order from the committed seconds (test/durations.json) before the first run', async () => {
-    const folder = mkdtempSync(path.join(os.tmpdir(), 'test-durations-'));
-    const seed = path.join(folder, 'seed.json');
-    try {
-      const [first, second, third] = testsOf('test/framework/config').sort();
-      writeFileSync(seed, JSON.stringify({ [third!]: 3, [second!]: 1 }));
-      const run = await npmTestWith(
-        { TEST_JOBS: '1', TEST_DURATIONS_FILE: path.join(folder, 'none.json'), TEST_DURATIONS_SEED: seed },
-        'test/framework/config',
-        '--dry-run',
-      );
-      expect(run.order.slice(0, 3)).to.deep.equal([third, second, first]);
-    } finally {
-      rmSync(folder, { recursive: true, force: true });
-    }
+    const [first, second, third] = testsOf('test/framework/config').sort();
+    expect(await orderBy('seed', [1, 3])).to.deep.equal([third, second, first]);
   });
 
   it('should start nothing more once stopped: a signal during the parallel files ends the run there', async () => {
