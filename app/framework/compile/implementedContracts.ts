@@ -7,16 +7,8 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import type { ModuleDefinition } from '../module/ModuleLoader.js';
-import type TypeScript from 'typescript';
-
-/**
- * TypeScript by require, not import: an ESM import of this CommonJS package has Node scan its 9 MB for
- * export names (0.5 s of every setup:di:compile), and in app/bin/build.mjs, which has required it
- * already, require answers the loaded copy.
- */
-const ts: typeof TypeScript = createRequire(import.meta.url)('typescript');
+import { ts } from './typescript.js';
 
 interface ClassFacts {
   readonly implements: string[];

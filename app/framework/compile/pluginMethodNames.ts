@@ -6,11 +6,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import type TypeScript from 'typescript';
-
-/** TypeScript by require, not import: see implementedContracts.ts. */
-const ts: typeof TypeScript = createRequire(import.meta.url)('typescript');
+import { ts } from './typescript.js';
 
 const PLUGIN_METHOD = /^(before|around|after)([A-Z_$].*)$/;
 
