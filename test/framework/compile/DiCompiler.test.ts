@@ -193,9 +193,9 @@ describe('setup:di:compile: what the compiler checks', function () {
     // The tree's own files only (the cases' modules and what the compiler generated for them): the
     // runtime's sources they import are type-checked by the project's build, and checking them
     // again here cost two thirds of this file's time. A global or options error still counts.
-    const own = program
-      .getSourceFiles()
-      .filter((file) => file.fileName.startsWith(`${root}${path.sep}`) || file.fileName.startsWith(`${root}/`));
+    // tsc names files with `/` on every system.
+    const prefix = `${root.split(path.sep).join('/')}/`;
+    const own = program.getSourceFiles().filter((file) => file.fileName.startsWith(prefix));
     const diagnostics = [
       ...program.getOptionsDiagnostics(),
       ...program.getGlobalDiagnostics(),
