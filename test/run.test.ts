@@ -1,6 +1,12 @@
 /**
  * `npm test -- <paths>` (test/run.ts) through the real runner, as a developer types it: the
  * TypeScript paths given, and only those, run from their compiled copies.
+ *
+ * A few cases start mocha (a file run for real, a dry run of a folder, options passed on, a run
+ * stopped by a signal); the others ask the runner for its plan (TEST_RUN_PLAN: the arguments it
+ * would start mocha with, printed, nothing started), where mocha would load every file it is given
+ * only to list it: the whole suite's dry run alone was 9 s of CPU. The folder's case checks that
+ * the plan names exactly the files mocha then runs.
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,24 +25,33 @@ interface Run {
   order: string[];
 }
 
-function npmTest(...args: string[]): Promise<Run> {
-  return npmTestWith({}, ...args);
+interface Plan {
+  code: number;
+  stderr: string;
+  /** The arguments of each mocha process the runner would start, in turn (the files together, then those run alone). */
+  commands: string[][];
+  /** The compiled test files among them, project-relative, sorted. */
+  files: string[];
+  /** The same, in the order they are given to mocha. */
+  order: string[];
 }
 
-async function npmTestWith(env: Record<string, string>, ...args: string[]): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  let code = 0;
+async function runner(env: Record<string, string>, args: readonly string[]) {
   try {
-    ({ stdout, stderr } = await promisify(execFile)(
+    const { stdout, stderr } = await promisify(execFile)(
       process.execPath,
-      [path.join(DIST_ROOT, 'test', 'run.js'), ...args, '--reporter', 'json'],
+      [path.join(DIST_ROOT, 'test', 'run.js'), ...args],
       { cwd: PROJECT_ROOT, maxBuffer: 256 * 1024 * 1024, env: { ...process.env, ...env } },
-    ));
+    );
+    return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
-    [code, stdout, stderr] = [failed.code ?? -1, failed.stdout ?? '', failed.stderr ?? ''];
+    return { code: failed.code ?? -1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
   }
+}
+
+async function npmTest(...args: string[]): Promise<Run> {
+  const { code, stdout, stderr } = await runner({}, [...args, '--reporter', 'json']);
   // One JSON report per mocha run: the files run together, then those that run alone.
   const starts = [...stdout.matchAll(/\{\s*"stats"/g)].map((match) => match.index);
   const reports = starts.map(
@@ -47,6 +62,20 @@ async function npmTestWith(env: Record<string, string>, ...args: string[]): Prom
   return { code, stderr, files: [...order].sort(), order };
 }
 
+/** What `npm test -- <args>` would start mocha with (TEST_RUN_PLAN), nothing started. */
+async function planOf(env: Record<string, string>, ...args: string[]): Promise<Plan> {
+  const { code, stdout, stderr } = await runner({ ...env, TEST_RUN_PLAN: '1' }, args);
+  const commands = stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as string[]);
+  const order = commands.flatMap((command) => command.filter((arg) => arg.startsWith('dist/')));
+  return { code, stderr, commands, files: [...order].sort(), order };
+}
+
+/** Three test files that load little (no application): mocha lists or runs them in well under a second. */
+const LIGHT = 'test/framework/bootstrap/config';
+const SETTINGS = `dist/${LIGHT}/settings.test.js`;
 const MODULE_LOADER = 'dist/test/framework/module/ModuleLoader.test.js';
 
 /** The compiled copies of a source folder's test files, as the runner should pick them (read, not listed by hand, so a new test there changes nothing). */
@@ -60,24 +89,25 @@ describe('npm test (test/run.ts)', function () {
   this.timeout(60_000);
 
   it('should run only the TypeScript test file given, from dist/', async () => {
-    const run = await npmTest('test/framework/module/ModuleLoader.test.ts');
-    expect([run.code, run.files]).to.deep.equal([0, [MODULE_LOADER]]);
+    const run = await npmTest(`${LIGHT}/settings.test.ts`);
+    expect([run.code, run.files]).to.deep.equal([0, [SETTINGS]]);
   });
 
   // What the runner picks is what mocha is given: a dry run (the files loaded, their tests listed,
-  // none run, in one process) shows it as a real run would, for a fraction of the CPU. The case
-  // above runs one file for real.
+  // none run, in one process) shows it as a real run would, for a fraction of the CPU; the plan
+  // names the same files, nothing loaded. The case above runs one file for real.
   it('should run every test file of a folder, and of a glob it expands itself', async () => {
-    expect((await npmTest('test/framework/module/', '--dry-run')).files).to.deep.equal(
-      testsOf('test/framework/module'),
-    );
+    const folder = await npmTest(`${LIGHT}/`, '--dry-run');
+    expect([folder.code, folder.files]).to.deep.equal([0, testsOf(LIGHT)]);
+    expect(folder.files).to.have.length.above(1);
+    expect((await planOf({}, `${LIGHT}/`)).files).to.deep.equal(folder.files);
     const both = [...testsOf('test/framework/module'), ...testsOf('test/framework/event')].sort();
     expect(both).to.include.members([MODULE_LOADER, 'dist/test/framework/event/EventManager.test.js']);
-    expect((await npmTest('test/framework/{module,event}/*.test.ts', '--dry-run')).files).to.deep.equal(both);
+    expect((await planOf({}, 'test/framework/{module,event}/*.test.ts')).files).to.deep.equal(both);
   });
 
   it('should pass other arguments to mocha', async () => {
-    const run = await npmTest('test/framework/module/ModuleLoader.test.ts', '--grep', 'no test is named like this');
+    const run = await npmTest(`${LIGHT}/settings.test.ts`, '--grep', 'no test is named like this');
     expect([run.code, run.files]).to.deep.equal([0, []]);
   });
 
@@ -94,19 +124,19 @@ describe('npm test (test/run.ts)', function () {
       'modules/Acme/RecommendationNotes/Test/Api/practitionerMemo.http.test.ts',
       'modules/**/Test/**/*.test.ts',
     ]) {
-      const run = await npmTest(arg, '--dry-run');
-      expect([run.code, run.files], arg).to.deep.equal([0, [own]]);
+      const plan = await planOf({}, arg);
+      expect([plan.code, plan.files], arg).to.deep.equal([0, [own]]);
     }
   });
 
   it("should run the modules' own tests with the others when given no path", async () => {
-    const run = await npmTest('--dry-run');
-    expect(run.code).to.equal(0);
-    expect(run.files).to.include.members([
+    const plan = await planOf({});
+    expect(plan.code).to.equal(0);
+    expect(plan.files).to.include.members([
       'dist/modules/Acme/RecommendationNotes/Test/Api/practitionerMemo.http.test.js',
       MODULE_LOADER,
     ]);
-    expect(run.files.filter((file) => file.startsWith('dist/test/fixtures/'))).to.deep.equal([]);
+    expect(plan.files.filter((file) => file.startsWith('dist/test/fixtures/'))).to.deep.equal([]);
   });
 
   /**
@@ -123,8 +153,10 @@ describe('npm test (test/run.ts)', function () {
         where === 'file'
           ? { TEST_DURATIONS_FILE: written }
           : { TEST_DURATIONS_FILE: path.join(folder, 'none.json'), TEST_DURATIONS_SEED: written };
-      const run = await npmTestWith({ TEST_JOBS: '1', ...env }, 'test/framework/config', '--dry-run');
-      return run.order.slice(0, 3);
+      const plan = await planOf({ TEST_JOBS: '1', ...env }, 'test/framework/config');
+      expect(plan.commands, 'one mocha process').to.have.length(1);
+      expect(plan.commands[0]).to.not.include('--parallel');
+      return plan.order.slice(0, 3);
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
@@ -171,10 +203,9 @@ describe('npm test (test/run.ts)', function () {
     const stale = path.join(DIST_ROOT, 'test', 'framework', 'module', 'Stale.test.js');
     writeFileSync(stale, "it('is stale', () => { throw new Error('a stale test ran'); });\n");
     try {
-      // A dry run lists the stale file's test too, had the runner given it to mocha.
-      expect((await npmTest('test/framework/module', '--dry-run')).files).to.deep.equal(
-        testsOf('test/framework/module'),
-      );
+      // Had the runner listed dist/, the plan would name the stale file; had it given mocha the
+      // folder, it would name no file at all (and mocha would load the stale one).
+      expect((await planOf({}, 'test/framework/module')).files).to.deep.equal(testsOf('test/framework/module'));
     } finally {
       rmSync(stale, { force: true });
     }
