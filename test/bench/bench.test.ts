@@ -1,6 +1,6 @@
 /**
  * The benchmark scripts are correct (never how fast anything is: machines are noisy). Every part
- * of `npm run bench` runs for about a second on tiny data: the three servers start, answer the
+ * of `npm run bench` runs for half a second or less on tiny data: the three servers start, answer the
  * probe requests identically, and every scenario, scaling point, the soak and the plugin
  * micro-benchmark produce numbers from 2xx answers only.
  */
