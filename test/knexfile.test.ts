@@ -4,9 +4,11 @@
  * checked against what the service itself records; and `npm run migration:make`.
  */
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import knexFactory, { type Knex } from 'knex';
@@ -55,13 +57,46 @@ function serviceMigrationNames(): string[] {
   return new ModuleMigrationSource(modules).list().map((migration) => migration.name);
 }
 
+/**
+ * Node flags that make a process fail on any import (ESM, as the sources load) resolved into dist/: the knex CLI runs the
+ * TypeScript sources and needs no build (knexfile.ts), so nothing it loads may come from there (a
+ * migration that reached `#framework` loaded the compiled framework, all of it). Files in `folder`.
+ */
+function failOnDist(folder: string): string[] {
+  const dist = `${pathToFileURL(DIST_ROOT).href}/`;
+  writeFileSync(
+    path.join(folder, 'noDist.mjs'),
+    `export async function resolve(specifier, context, next) {
+  const resolved = await next(specifier, context);
+  if (resolved.url.startsWith(${JSON.stringify(dist)}))
+    throw new Error(\`\${specifier} (from \${context.parentURL}) is the compiled \${resolved.url}: the knex CLI needs no build\`);
+  return resolved;
+}
+`,
+  );
+  writeFileSync(
+    path.join(folder, 'register.mjs'),
+    "import { register } from 'node:module';\nregister('./noDist.mjs', import.meta.url);\n",
+  );
+  return ['--import', pathToFileURL(path.join(folder, 'register.mjs')).href];
+}
+
 describe('knexfile.ts (the knex CLI from the project root)', function () {
   this.timeout(120_000);
   const names = serviceMigrationNames();
   let database: TestDatabase;
   let db: Knex;
+  let hooks: string;
+  let noDist: string[];
 
-  const knex = (...args: string[]) => run(process.execPath, [KNEX_CLI, ...args], { DATABASE_URL: database.url });
+  // Every command here fails on an import from dist/.
+  const knex = (...args: string[]) =>
+    run(process.execPath, [...noDist, KNEX_CLI, ...args], { DATABASE_URL: database.url });
+  before(() => {
+    hooks = mkdtempSync(path.join(os.tmpdir(), 'knexfile-hooks-'));
+    noDist = failOnDist(hooks);
+  });
+  after(() => rmSync(hooks, { recursive: true, force: true }));
   const recorded = async () =>
     (await db('knex_migrations').orderBy('id').select('name')).map((row: { name: string }) => row.name);
   const serviceUpgrade = async () => {

@@ -1,4 +1,9 @@
-import { Joi } from '#framework';
+// joi itself, which '#framework' re-exports (the same instance): the Catalog and Recommendation
+// migrations import this file, and the knex CLI runs them from their TypeScript sources under tsx
+// (knexfile.js), which knows no `dispensary-source` condition, so '#framework' would be the
+// compiled framework in dist/: a build needed (knexfile.ts promises none), and the whole framework
+// loaded, about 1 s of CPU, by every knex command that reads the migrations.
+import Joi from 'joi';
 
 /** Longest sku, in Unicode code points (after trimming and NFC). */
 export const MAX_SKU_LENGTH = 64;
