@@ -58,9 +58,10 @@ function serviceMigrationNames(): string[] {
 }
 
 /**
- * Node flags that make a process fail on any import (ESM, as the sources load) resolved into dist/: the knex CLI runs the
- * TypeScript sources and needs no build (knexfile.ts), so nothing it loads may come from there (a
- * migration that reached `#framework` loaded the compiled framework, all of it). Files in `folder`.
+ * Node flags that make a process fail on any import (ESM, as the sources load) resolved into
+ * dist/: the knex CLI runs the TypeScript sources and needs no build (knexfile.ts), so nothing it
+ * loads may come from there (a migration that reached `#framework` loaded the compiled framework,
+ * all of it). Files in `folder`.
  */
 function failOnDist(folder: string): string[] {
   const dist = `${pathToFileURL(DIST_ROOT).href}/`;
