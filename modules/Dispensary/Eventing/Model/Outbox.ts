@@ -53,7 +53,7 @@ function entityKey(data: Record<string, unknown>, fallback: string): string {
   return fallback;
 }
 
-// Performance (issue 29): the relay polls (every EVENT_POLL_MS when idle) and the consumer takes,
+// Performance (issue 29): the relay polls (every pollMs, 250 ms, when it found nothing) and the consumer takes,
 // settles and follows rows per event; those statements have one shape each, so they are built
 // and compiled by knex once (PreparedQuery) and only run: no query building per poll or event.
 // They run on the pool (`runOutside`), as the query builder on `connection.knex` did.
