@@ -19,6 +19,7 @@ import { runCli } from '../../app/cli/Cli.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { injectAgent, type InjectAgent, type InjectAgentOptions } from './inject.js';
 import { preferOwnCopies, writeModuleConfig, type ModuleSelection } from './modules.js';
+import { startFromTemplate } from './sqliteTemplate.js';
 
 export interface TestAppOptions extends ApplicationOptions {
   /** The modules to run with, over the project's own (see test/support/modules.ts). */
@@ -56,7 +57,10 @@ export class TestApp {
     let app: Application | undefined;
     try {
       app = await Application.create(merged);
+      // A SQLite file starts as a copy of one these modules' migrations made before (sqliteTemplate.ts).
+      const migrated = startFromTemplate(app, database.url);
       await app.setupUpgrade();
+      await migrated();
       return new TestApp(app, app.http(), database, merged);
     } catch (error) {
       await app?.close();
