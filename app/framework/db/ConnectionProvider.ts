@@ -36,4 +36,18 @@ export class ConnectionProvider {
       return Promise.reject(error);
     }
   }
+
+  /**
+   * Runs a prepared query on the pool, never in the unit of work's transaction: what `knex`
+   * (rather than `get()`) is to the query builder, for work that must commit on its own (the
+   * event outbox's relay and consumer).
+   */
+  runOutside<V, R>(query: PreparedQuery<V, R>, input: V): Promise<R> {
+    try {
+      const compiled = query.compiledFor(this.knex);
+      return this.runner.run(compiled, compiled.values(input), undefined) as Promise<R>;
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
 }

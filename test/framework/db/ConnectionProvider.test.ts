@@ -98,6 +98,27 @@ describe('ConnectionProvider.run: prepared queries on the real database', () => 
     expect(await stored()).to.deep.equal([{ k: 'kept', n: 1, note: null }]);
   });
 
+  it("runOutside should write on the pool, never in the request's unit of work: a rollback there keeps it", async () => {
+    let outside: Promise<number> | undefined;
+    let thrown: unknown;
+    try {
+      await inRequest(() =>
+        unitOfWork.run(async () => {
+          await connection.run(INSERT.forRows(1), [{ k: 'inside', n: 1, note: null }]);
+          // Not awaited here: on SQLite the pool's one connection is the unit of work's until it ends.
+          outside = connection.runOutside(INSERT.forRows(1), [{ k: 'outside', n: 2, note: null }]);
+          outside.catch(() => undefined);
+          throw new Error('rolled back');
+        }),
+      );
+    } catch (error) {
+      thrown = error;
+    }
+    expect((thrown as Error).message).to.equal('rolled back');
+    expect(await outside).to.equal(1);
+    expect(await stored()).to.deep.equal([{ k: 'outside', n: 2, note: null }]);
+  });
+
   it("should not read another request's uncommitted writes, and wait for them where the database serialises", async () => {
     await connection.run(INSERT.forRows(1), [{ k: 'a', n: 1, note: 'before' }]);
     let release!: () => void;

@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { ConnectionProvider, FrameworkServices, inject, injectable, type Knex } from '#framework';
+import {
+  ConnectionProvider,
+  FrameworkServices,
+  inject,
+  injectable,
+  preparedQuery,
+  PreparedQuery,
+  type Knex,
+} from '#framework';
 import { selectFields } from '../../OutOfProcessExtensibility/Api/payloadFilters.js';
 import { envelope } from './Envelope.js';
 import type { Subscription } from './Subscription.js';
@@ -44,6 +52,92 @@ function entityKey(data: Record<string, unknown>, fallback: string): string {
   }
   return fallback;
 }
+
+// Performance (issue 29): the relay polls (every pollMs, 250 ms, when it found nothing) and the consumer takes,
+// settles and follows rows per event; those statements have one shape each, so they are built
+// and compiled by knex once (PreparedQuery) and only run: no query building per poll or event.
+// They run on the pool (`runOutside`), as the query builder on `connection.knex` did.
+
+type Raw = Record<string, unknown>;
+
+type CandidatesInput = {
+  readonly now: number;
+  readonly chain: { subscription: string; entity: string } | undefined;
+  readonly full: readonly string[];
+};
+
+/**
+ * Rows leased now (pending, lease running), per subscription: how many a relay published
+ * (`p:`, any process) and how many this process holds (`p:` or `d:` with PROCESS_TAG). One
+ * statement for what `inFlight()` and the per-subscription count were separately.
+ */
+const LEASES = preparedQuery<{ now: number }, { subscription_name: string; published: unknown; mine: unknown }[]>(
+  (db, p) =>
+    db(TABLE)
+      .select(
+        'subscription_name',
+        db.raw('sum(case when lease_token like ? then 1 else 0 end) as published', ['p:%']),
+        db.raw('sum(case when lease_token like ? then 1 else 0 end) as mine', [`_:${PROCESS_TAG}:%`]),
+      )
+      .where('status', 'pending')
+      .where('lease_until', '>=', p('now'))
+      .groupBy('subscription_name'),
+);
+
+const BY_ID = preparedQuery<{ id: number }, Raw | undefined>((db, p) =>
+  db(TABLE)
+    .where({ outbox_id: p('id') })
+    .first(),
+);
+
+const EARLIER = preparedQuery<{ subscription: string; entity: string; id: number }, Raw | undefined>((db, p) =>
+  db(`${TABLE} as o`)
+    .where('o.subscription_name', p('subscription'))
+    .where('o.entity_key', p('entity'))
+    .where('o.outbox_id', '<', p('id'))
+    .where('o.status', 'pending')
+    .first('o.outbox_id'),
+);
+
+const CHAIN_HEAD = preparedQuery<{ subscription: string; entity: string }, Raw | undefined>((db, p) =>
+  db(TABLE)
+    .where({ subscription_name: p('subscription'), entity_key: p('entity'), status: 'pending' })
+    .orderBy('outbox_id')
+    .first(),
+);
+
+/** Leases a row that is pending and whose lease ran out. */
+const LEASE_FREE = preparedQuery<{ id: number; now: number; until: number; token: string }, number>((db, p) =>
+  db(TABLE)
+    .where({ outbox_id: p('id'), status: 'pending' })
+    .where('lease_until', '<', p('now'))
+    .update({ lease_until: p('until'), lease_token: p('token') }),
+);
+
+/** Leases a row that is still as it was read (its lease and token unchanged): with a token, and without one. */
+const LEASE_SEEN = {
+  token: preparedQuery<{ id: number; leaseUntil: number; seen: string; until: number; token: string }, number>(
+    (db, p) =>
+      db(TABLE)
+        .where({ outbox_id: p('id'), status: 'pending' })
+        .where('lease_until', p('leaseUntil'))
+        .where('lease_token', p('seen'))
+        .update({ lease_until: p('until'), lease_token: p('token') }),
+  ),
+  none: preparedQuery<{ id: number; leaseUntil: number; until: number; token: string }, number>((db, p) =>
+    db(TABLE)
+      .where({ outbox_id: p('id'), status: 'pending' })
+      .where('lease_until', p('leaseUntil'))
+      .whereNull('lease_token')
+      .update({ lease_until: p('until'), lease_token: p('token') }),
+  ),
+};
+
+const DELIVERED = preparedQuery<{ id: number; now: number }, number>((db, p) =>
+  db(TABLE)
+    .where({ outbox_id: p('id'), status: 'pending' })
+    .update({ status: 'delivered', delivered_at: p('now'), lease_until: 0, lease_token: null, last_error: null }),
+);
 
 /** Why a message's row was not taken for delivery: the message is dropped. */
 export type NotTaken = 'settled' | 'not_due' | 'not_head' | 'delivering';
@@ -107,22 +201,57 @@ export class Outbox {
       });
   }
 
-  /** Deliveries under way in this process (published by its relay, or being delivered by it) per subscription that has any. */
-  private async busy(now: number): Promise<Map<string, number>> {
-    const rows = (await this.connection
-      .knex(TABLE)
-      .where('status', 'pending')
-      .where('lease_until', '>=', now)
-      .where('lease_token', 'like', `_:${PROCESS_TAG}:%`)
-      .groupBy('subscription_name')
-      .select('subscription_name')
-      .count({ n: '*' })) as { subscription_name: string; n: number | string }[];
-    return new Map(rows.map((row) => [row.subscription_name, Number(row.n)]));
+  /**
+   * Rows leased now: how many a relay published and a consumer has not taken yet (any process),
+   * and the deliveries under way in this process (published by its relay, or being delivered by
+   * it) per subscription that has any.
+   */
+  private async leases(now: number): Promise<{ published: number; busy: Map<string, number> }> {
+    let published = 0;
+    const busy = new Map<string, number>();
+    for (const row of await this.connection.runOutside(LEASES, { now })) {
+      published += Number(row.published ?? 0);
+      const mine = Number(row.mine ?? 0);
+      if (mine > 0) busy.set(row.subscription_name, mine);
+    }
+    return { published, busy };
+  }
+
+  /**
+   * The relay's candidates (see leaseForPublish): compiled once per limit, with or without a
+   * chain, and per number of subscriptions left out (those that have their share).
+   */
+  private readonly candidateQueries = new Map<string, PreparedQuery<CandidatesInput, Raw[]>>();
+
+  private candidates(limit: number, chain: boolean, excluded: number): PreparedQuery<CandidatesInput, Raw[]> {
+    const key = `${chain ? 'chain' : 'all'}:${limit}:${excluded}`;
+    let query = this.candidateQueries.get(key);
+    if (!query) {
+      query = new PreparedQuery<CandidatesInput, Raw[]>((db, value) => {
+        const now = () => value((input) => input.now);
+        const base = db(`${TABLE} as o`)
+          .select('o.*')
+          .where('o.status', 'pending')
+          .where('o.next_attempt_at', '<=', now())
+          .where('o.lease_until', '<', now());
+        if (chain)
+          void base.where({
+            'o.subscription_name': value((input) => input.chain?.subscription),
+            'o.entity_key': value((input) => input.chain?.entity),
+          });
+        if (excluded > 0) {
+          const names = Array.from({ length: excluded }, (_, i) => value((input) => input.full[i]));
+          void base.whereNotIn('o.subscription_name', names);
+        }
+        return this.heads(base, db).orderBy('o.priority', 'desc').orderBy('o.outbox_id').limit(limit);
+      });
+      this.candidateQueries.set(key, query);
+    }
+    return query;
   }
 
   /** Rows that have no earlier pending row of the same subscription and entity (the heads of their chains). */
-  private heads(query: Knex.QueryBuilder): Knex.QueryBuilder {
-    const db = this.connection.knex;
+  private heads(query: Knex.QueryBuilder, db: Knex = this.connection.knex): Knex.QueryBuilder {
     return query.whereNotExists(function () {
       void this.select(db.raw('1'))
         .from(`${TABLE} as p`)
@@ -141,30 +270,29 @@ export class Outbox {
    * `perSubscription` bounds one subscription's deliveries under way that this process leased
    * (published, or being delivered here): a slow or dead destination holds that many of this
    * consumer's slots at most, and the rows of the others go out meanwhile (per-destination
-   * isolation, issue 26); each consumer process adds its own share.
+   * isolation, issue 26); each consumer process adds its own share. `maxInFlight` bounds the rows
+   * published and not yet taken by a consumer (all processes): `limit` shrinks to the room left.
    */
   async leaseForPublish(
     limit: number,
     leaseMs: number,
     chain?: { subscription: string; entity: string },
     perSubscription = Number.POSITIVE_INFINITY,
+    maxInFlight = Number.POSITIVE_INFINITY,
   ): Promise<{ token: string; rows: OutboxRow[] }> {
     const db = this.connection.knex;
     const now = Date.now();
     const token = `p:${PROCESS_TAG}:${randomUUID()}`;
     if (limit <= 0) return { token, rows: [] };
-    const busy = Number.isFinite(perSubscription) ? await this.busy(now) : new Map<string, number>();
+    const counted = Number.isFinite(perSubscription) || Number.isFinite(maxInFlight);
+    const { published, busy } = counted ? await this.leases(now) : { published: 0, busy: new Map<string, number>() };
+    if (Number.isFinite(maxInFlight)) limit = Math.min(limit, maxInFlight - published);
+    if (limit <= 0) return { token, rows: [] };
     const full = [...busy].filter(([, n]) => n >= perSubscription).map(([name]) => name);
-    const query = db(`${TABLE} as o`)
-      .select('o.*')
-      .where('o.status', 'pending')
-      .where('o.next_attempt_at', '<=', now)
-      .where('o.lease_until', '<', now);
-    if (chain) void query.where({ 'o.subscription_name': chain.subscription, 'o.entity_key': chain.entity });
-    if (full.length > 0) void query.whereNotIn('o.subscription_name', full);
-    const candidates = this.heads(query).orderBy('o.priority', 'desc').orderBy('o.outbox_id').limit(limit);
+    const query = this.candidates(limit, chain !== undefined, full.length);
+    const candidates = await this.connection.runOutside(query, { now, chain, full });
     const room = new Map(busy);
-    const found = ((await candidates) as Record<string, unknown>[]).map(numeric).filter((row) => {
+    const found = candidates.map(numeric).filter((row) => {
       const n = room.get(row.subscription_name) ?? 0;
       room.set(row.subscription_name, n + 1);
       return n < perSubscription;
@@ -198,18 +326,19 @@ export class Outbox {
     chain: Pick<OutboxRow, 'subscription_name' | 'entity_key'>,
     leaseMs: number,
   ): Promise<OutboxRow | undefined> {
-    const db = this.connection.knex;
     const now = Date.now();
-    const head = (await db(TABLE)
-      .where({ subscription_name: chain.subscription_name, entity_key: chain.entity_key, status: 'pending' })
-      .orderBy('outbox_id')
-      .first()) as Record<string, unknown> | undefined;
+    const head = await this.connection.runOutside(CHAIN_HEAD, {
+      subscription: chain.subscription_name,
+      entity: chain.entity_key,
+    });
     if (!head || Number(head.next_attempt_at) > now || Number(head.lease_until) >= now) return undefined;
     const token = `d:${PROCESS_TAG}:${randomUUID()}`;
-    const taken = await db(TABLE)
-      .where({ outbox_id: head.outbox_id, status: 'pending' })
-      .where('lease_until', '<', now)
-      .update({ lease_until: now + leaseMs, lease_token: token });
+    const taken = await this.connection.runOutside(LEASE_FREE, {
+      id: Number(head.outbox_id),
+      now,
+      until: now + leaseMs,
+      token,
+    });
     return taken === 1 ? { ...numeric(head), lease_token: token } : undefined;
   }
 
@@ -250,14 +379,7 @@ export class Outbox {
 
   /** Rows published and not yet taken by a consumer (a relay's lease still running). */
   async inFlight(): Promise<number> {
-    const row = (await this.connection
-      .knex(TABLE)
-      .where('status', 'pending')
-      .where('lease_until', '>=', Date.now())
-      .where('lease_token', 'like', 'p:%')
-      .count({ n: '*' })
-      .first()) as { n: number | string } | undefined;
-    return Number(row?.n ?? 0);
+    return (await this.leases(Date.now())).published;
   }
 
   /** Gives back leases a relay could not publish: the rows are due again at once. */
@@ -277,37 +399,33 @@ export class Outbox {
    * (a duplicate; or the relay publishes the row again when it is due and at the head).
    */
   async takeForDelivery(id: number, token: string, leaseMs: number): Promise<OutboxRow | NotTaken> {
-    const db = this.connection.knex;
     const now = Date.now();
-    const found = (await db(TABLE).where({ outbox_id: id }).first()) as Record<string, unknown> | undefined;
+    const found = await this.connection.runOutside(BY_ID, { id });
     if (!found || found.status !== 'pending') return 'settled';
     const row = numeric(found);
     const leaseUntil = Number(found.lease_until);
     if (Number(found.next_attempt_at) > now) return 'not_due';
-    const earlier = await db(`${TABLE} as o`)
-      .where('o.subscription_name', row.subscription_name)
-      .where('o.entity_key', row.entity_key)
-      .where('o.outbox_id', '<', id)
-      .where('o.status', 'pending')
-      .first('o.outbox_id');
+    const earlier = await this.connection.runOutside(EARLIER, {
+      subscription: row.subscription_name,
+      entity: row.entity_key,
+      id,
+    });
     if (earlier) {
       if (row.lease_token === token) await this.release([id], token);
       return 'not_head';
     }
     if (row.lease_token?.startsWith('d:') && leaseUntil >= now) return 'delivering';
     const mine = `d:${PROCESS_TAG}:${randomUUID()}`;
-    const query = db(TABLE).where({ outbox_id: id, status: 'pending' }).where('lease_until', leaseUntil);
-    if (row.lease_token === null) void query.whereNull('lease_token');
-    else void query.where('lease_token', row.lease_token);
-    const taken = await query.update({ lease_until: now + leaseMs, lease_token: mine });
+    const lease = { id, leaseUntil, until: now + leaseMs, token: mine };
+    const taken =
+      row.lease_token === null
+        ? await this.connection.runOutside(LEASE_SEEN.none, lease)
+        : await this.connection.runOutside(LEASE_SEEN.token, { ...lease, seen: row.lease_token });
     return taken === 1 ? { ...row, lease_token: mine } : 'delivering';
   }
 
   async delivered(id: number): Promise<void> {
-    await this.connection
-      .knex(TABLE)
-      .where({ outbox_id: id, status: 'pending' })
-      .update({ status: 'delivered', delivered_at: Date.now(), lease_until: 0, lease_token: null, last_error: null });
+    await this.connection.runOutside(DELIVERED, { id, now: Date.now() });
   }
 
   /** A failed attempt: tried again at `retryAt`, or dead when `dead`. */

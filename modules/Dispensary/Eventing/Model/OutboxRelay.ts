@@ -32,10 +32,10 @@ export class OutboxRelay {
 
   /** Publishes up to `limit` due rows (priority ones first); answers how many. Throws when the queue refuses them. */
   async publishDue(queue: QueueConnection, leaseMs: number, limit = 100): Promise<number> {
-    const room = this.maxInFlight - (await this.outbox.inFlight());
+    // The room left under maxInFlight and each subscription's share are read in one statement.
     return this.publish(
       queue,
-      await this.outbox.leaseForPublish(Math.min(limit, room), leaseMs, undefined, this.perSubscription),
+      await this.outbox.leaseForPublish(limit, leaseMs, undefined, this.perSubscription, this.maxInFlight),
     );
   }
 

@@ -53,6 +53,15 @@ const ALL_DISABLED = preparedQuery<Record<string, never>, DisabledRow[]>((db) =>
   db(DISABLED).select('name', 'reason', 'disabled_at'),
 );
 
+type ByNameRow = { definition: string; secret: string; reason: string | null; disabled_at: number | string | null };
+/** Read before every delivery attempt (no cache, by design): compiled once, like the outbox hook's read. */
+const BY_NAME = preparedQuery<{ name: string }, ByNameRow | undefined>((db, p) =>
+  db(`${TABLE} as s`)
+    .leftJoin(`${DISABLED} as d`, 'd.name', 's.name')
+    .where('s.name', p('name'))
+    .first('s.definition', 's.secret', 'd.reason', 'd.disabled_at'),
+);
+
 /**
  * Run-time event subscriptions; secrets encrypted (Integration's Encryptor), bound to the name.
  * Every read goes through `get()`: inside a unit of work it reads in its transaction, so the
@@ -104,12 +113,7 @@ export class SubscriptionRepository {
 
   /** The run-time subscription of that name with its secret and, when disabled, why (one query: read before every delivery attempt). */
   async byName(name: string): Promise<Subscription | undefined> {
-    const row = (await this.connection
-      .get()(`${TABLE} as s`)
-      .leftJoin(`${DISABLED} as d`, 'd.name', 's.name')
-      .where('s.name', name)
-      .first('s.definition', 's.secret', 'd.reason', 'd.disabled_at')) as
-      { definition: string; secret: string; reason: string | null; disabled_at: number | string | null } | undefined;
+    const row = await this.connection.run(BY_NAME, { name });
     if (!row) return undefined;
     const subscription = this.fromRow(row, true);
     return row.reason === null || row.reason === undefined
