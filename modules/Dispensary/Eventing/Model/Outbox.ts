@@ -218,8 +218,9 @@ export class Outbox {
   }
 
   /**
-   * The relay's candidates (see leaseForPublish): compiled once per limit, with or without a
-   * chain, and per number of subscriptions left out (those that have their share).
+   * The relay's candidates (see leaseForPublish): compiled once per limit a caller passes (100 for
+   * a poll, 1 for a chain), with or without a chain, and per number of subscriptions left out
+   * (those that have their share): a handful of queries, growing with the subscriptions at most.
    */
   private readonly candidateQueries = new Map<string, PreparedQuery<CandidatesInput, Raw[]>>();
 
@@ -286,15 +287,18 @@ export class Outbox {
     if (limit <= 0) return { token, rows: [] };
     const counted = Number.isFinite(perSubscription) || Number.isFinite(maxInFlight);
     const { published, busy } = counted ? await this.leases(now) : { published: 0, busy: new Map<string, number>() };
-    if (Number.isFinite(maxInFlight)) limit = Math.min(limit, maxInFlight - published);
-    if (limit <= 0) return { token, rows: [] };
+    const room = Number.isFinite(maxInFlight) ? Math.min(limit, maxInFlight - published) : limit;
+    if (room <= 0) return { token, rows: [] };
     const full = [...busy].filter(([, n]) => n >= perSubscription).map(([name]) => name);
+    // Compiled for the caller's limit, not the room left (which changes from poll to poll, and
+    // each value would be a query of its own): the first `room` of the same order are those a
+    // query limited to `room` would answer.
     const query = this.candidates(limit, chain !== undefined, full.length);
-    const candidates = await this.connection.runOutside(query, { now, chain, full });
-    const room = new Map(busy);
+    const candidates = (await this.connection.runOutside(query, { now, chain, full })).slice(0, room);
+    const shares = new Map(busy);
     const found = candidates.map(numeric).filter((row) => {
-      const n = room.get(row.subscription_name) ?? 0;
-      room.set(row.subscription_name, n + 1);
+      const n = shares.get(row.subscription_name) ?? 0;
+      shares.set(row.subscription_name, n + 1);
       return n < perSubscription;
     });
     if (found.length === 0) return { token, rows: [] };
