@@ -4,7 +4,7 @@
  * checked against what the service itself records; and `npm run migration:make`.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -116,6 +116,26 @@ describe('knexfile.ts (the knex CLI from the project root)', function () {
   afterEach(async () => {
     await db.destroy();
     await database.release();
+  });
+
+  it("should resolve the package's own imports (#framework) in the sources the knex CLI runs, not in dist/", async () => {
+    // A migration may import what module code imports; knexfile.js has #framework name the sources
+    // (app/bin/sourceConditions.mjs), and the hook above fails on any import from dist/.
+    const file = path.join(PROJECT_ROOT, 'var', `knexfile-imports-${process.pid}.ts`);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, "export { Joi } from '#framework';\n");
+    try {
+      const script =
+        "await import('./knexfile.js'); const { tsImport } = await import('tsx/esm/api'); " +
+        `const { Joi } = await tsImport(${JSON.stringify(pathToFileURL(file).href)}, import.meta.url); ` +
+        'process.stdout.write(typeof Joi.string);';
+      const result = await run(process.execPath, [...noDist, '--input-type=module', '-e', script], {
+        DATABASE_URL: database.url,
+      });
+      expect(result.stdout, result.stderr).to.equal('function');
+    } finally {
+      rmSync(file, { force: true });
+    }
   });
 
   it('should list pending migrations with migrate:status, then apply them with migrate:latest under the names the service records', async () => {
