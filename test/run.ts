@@ -200,7 +200,7 @@ async function runMocha(group: string[], parallel: boolean): Promise<number> {
   // line per group, and start nothing: which files the runner picks, in which order and how, in a
   // tenth of a second, where mocha would load every file it is given (the whole suite's, 9 s of
   // CPU). The cases of run.test.ts that start mocha keep the path below tested.
-  if (process.env.TEST_RUN_PLAN) {
+  if (process.env.TEST_RUN_PLAN === '1') {
     process.stdout.write(`${JSON.stringify(argv.slice(1))}\n`);
     return 0;
   }
