@@ -71,6 +71,11 @@ export class RequestContext {
     return this.storage.run(data, fn);
   }
 
+  /** Runs `fn` outside any request: work shared by several requests must not run in one's transaction. */
+  outside<R>(fn: () => R): R {
+    return this.storage.exit(fn);
+  }
+
   /** The current context, or undefined outside a request (CLI, start-up). */
   current(): RequestContextData | undefined {
     return this.storage.getStore();
