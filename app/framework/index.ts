@@ -75,6 +75,7 @@ export {
   type RequestContextData,
 } from './context/RequestContext.js';
 export { ConnectionProvider } from './db/ConnectionProvider.js';
+export { afterCommit } from './db/UnitOfWork.js';
 export { PreparedInsert, PreparedQuery, preparedQuery } from './db/PreparedQuery.js';
 export { hasRowLocks, isUniqueViolation, nowTimestamp, type Dialect } from './db/dialect.js';
 export {

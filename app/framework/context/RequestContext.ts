@@ -41,6 +41,8 @@ export interface RequestContextData {
   readonly clientAddress?: string;
   /** The unit of work's transaction, while one is open. */
   transaction?: Knex.Transaction;
+  /** What afterCommit() queued in the open unit of work: run once it commits, dropped if it rolls back. */
+  afterCommit?: (() => void)[];
 }
 
 /** A request's context, as guest; the client address is worked out on first use (only the admin login asks). */

@@ -28,8 +28,10 @@ export class UnitOfWork {
     for (let attempt = 1; ; attempt++) {
       let thrown: { error: unknown } | undefined;
       try {
-        return await this.transaction(async (trx) => {
+        const committed: (() => void)[] = [];
+        const result = await this.transaction(async (trx) => {
           context.transaction = trx;
+          context.afterCommit = committed;
           try {
             return await work();
           } catch (error) {
@@ -37,8 +39,11 @@ export class UnitOfWork {
             throw error;
           } finally {
             context.transaction = undefined;
+            context.afterCommit = undefined;
           }
         });
+        for (const callback of committed) callback();
+        return result;
       } catch (rejection) {
         // SQLite rolls back by itself on SQLITE_FULL or an I/O error, and knex's own ROLLBACK then
         // fails ("no transaction is active"): the work's error is the one that says what happened.
@@ -51,6 +56,19 @@ export class UnitOfWork {
       }
     }
   }
+}
+
+/**
+ * Runs `callback` once the current unit of work commits (at once outside one); a rollback, or a
+ * retry after a deadlock, drops it. For idempotent work that must not run before the change is
+ * visible to others, such as dropping a cache of what the request changed: dropped before the
+ * commit, another request could read the old state again and keep it. It must not throw: the
+ * change has committed by then.
+ */
+export function afterCommit(callback: () => void): void {
+  const queued = requestContext.current()?.afterCommit;
+  if (queued) queued.push(callback);
+  else callback();
 }
 
 /** A savepoint could not be rolled back to (the database ended the whole transaction): nothing of it can be kept. */

@@ -1,4 +1,4 @@
-import { inject, injectable, RefreshingValue } from '#framework';
+import { afterCommit, inject, injectable, RefreshingValue } from '#framework';
 import { hookKey, type Hook } from './Hook.js';
 import { SubscriptionRepository } from './SubscriptionRepository.js';
 import { WebhooksXmlConfig } from './WebhooksXmlConfig.js';
@@ -30,8 +30,14 @@ export class HookRegistry {
     return (await this.loaded.get()).all;
   }
 
+  /**
+   * This process changed the subscriptions: read them again at once (the change's own request sees
+   * it), and again once the change commits, since another request reading between the two would
+   * keep the old state for a second.
+   */
   invalidate(): void {
     this.loaded.invalidate();
+    afterCommit(() => this.loaded.invalidate());
   }
 
   private async load(): Promise<{ byMethod: Map<string, Hook[]>; all: Hook[] }> {

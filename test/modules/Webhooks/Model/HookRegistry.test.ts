@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import { ADMIN_STORE, GUEST, requestContext } from '../../../../app/framework/context/RequestContext.js';
 import { UnitOfWork } from '../../../../app/framework/db/UnitOfWork.js';
+import type { WebhookData } from '../../../../modules/Dispensary/Webhooks/Api/WebhookManagementInterface.js';
 import type { HookRegistry } from '../../../../modules/Dispensary/Webhooks/Model/HookRegistry.js';
+import type { SubscriptionRepository } from '../../../../modules/Dispensary/Webhooks/Model/SubscriptionRepository.js';
 import { TestApp } from '../../../support/testApp.js';
 
 interface Pool {
@@ -11,7 +13,10 @@ interface Pool {
 }
 
 /**
- * The run-time webhook subscriptions are cached (HookRegistry, a RefreshingValue) and read again
+ * HookRegistry: webhooks.xml and the run-time subscriptions, which are cached (a RefreshingValue)
+ * and read again once a second, by one load shared between requests.
+ *
+ * The pool case. Found on CI's PostgreSQL run (HookRegistry, a RefreshingValue) and read again
  * once a second, by one load shared between requests. Found on CI's PostgreSQL run
  * (concurrency.http.test.ts, 8 answers 503 after a minute): a request inside its unit of work
  * (the after hooks, the observer.* hooks of the events it dispatches) waited for a load that a
@@ -20,7 +25,7 @@ interface Pool {
  * first request, until the pool's acquire timeout. The same on SQLite, whose one connection a unit
  * of work holds.
  */
-describe('HookRegistry: a unit of work never waits for a connection the pool cannot give', function () {
+describe('HookRegistry', function () {
   // Failing, the unit of work waits for the pool's acquire timeout (60 s, knex's default on SQLite).
   this.timeout(90_000);
   let t: TestApp;
@@ -36,7 +41,7 @@ describe('HookRegistry: a unit of work never waits for a connection the pool can
 
   const context = (requestId: string) => ({ requestId, store: ADMIN_STORE, caller: GUEST });
 
-  it('should answer the hooks inside a unit of work holding the last connection, while a read outside waits for one', async () => {
+  it('should answer the hooks inside a unit of work holding the last connection, while a read outside waits for one (never a wait the pool cannot end)', async () => {
     // Every pooled connection but one is taken (none on SQLite, whose pool has one).
     const taken = await Promise.all(Array.from({ length: pool.max - 1 }, () => pool.acquire().promise));
     let outside: Promise<unknown> | undefined;
@@ -60,6 +65,49 @@ describe('HookRegistry: a unit of work never waits for a connection the pool can
     } finally {
       for (const connection of taken) pool.release(connection);
       await outside?.catch(() => undefined);
+    }
+  });
+
+  it('should read the subscriptions again once a change commits, not keep what another request read before the commit', async () => {
+    const repository = t.app.get<SubscriptionRepository>('Dispensary\\Webhooks\\Model\\SubscriptionRepository');
+    const hook = {
+      webhook_method: 'plugin.commit.case',
+      webhook_type: 'before',
+      batch_name: 'b',
+      batch_order: 0,
+      hook_name: 'h',
+      url: 'https://receiver.example/hook',
+      priority: 0,
+      required: true,
+      soft_timeout: null,
+      timeout: 5000,
+      method: 'POST',
+      fallback_error_message: null,
+      ttl: 0,
+      fields: [],
+      rules: [],
+      headers: [],
+    } satisfies WebhookData;
+    const outside = () => requestContext.run(context('reader'), () => registry.hooksFor(hook.webhook_method, 'before'));
+    expect(await outside()).to.deep.equal([]);
+    try {
+      await requestContext.run(context('subscriber'), () =>
+        new UnitOfWork(t.app.knex).run(async () => {
+          // What WebhookManagement.subscribe does.
+          await repository.save(hook, 'a-secret');
+          registry.invalidate();
+          // Another request reads meanwhile: on a server database it reads the committed state,
+          // without the hook (SQLite's one connection makes it wait for the commit instead).
+          const meanwhile = outside();
+          if (t.app.knex.client.config.client !== 'better-sqlite3') expect(await meanwhile).to.deep.equal([]);
+        }),
+      );
+      expect((await outside()).map((h) => h.hook_name)).to.deep.equal(['h']);
+    } finally {
+      await requestContext.run(context('cleanup'), async () => {
+        await repository.delete(hook);
+        registry.invalidate();
+      });
     }
   });
 });
