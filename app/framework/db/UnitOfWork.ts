@@ -27,9 +27,10 @@ export class UnitOfWork {
     if (!context) throw new Error('UnitOfWork.run() needs a request context');
     for (let attempt = 1; ; attempt++) {
       let thrown: { error: unknown } | undefined;
+      const committed: (() => void)[] = [];
+      let result: R;
       try {
-        const committed: (() => void)[] = [];
-        const result = await this.transaction(async (trx) => {
+        result = await this.transaction(async (trx) => {
           context.transaction = trx;
           context.afterCommit = committed;
           try {
@@ -42,8 +43,6 @@ export class UnitOfWork {
             context.afterCommit = undefined;
           }
         });
-        for (const callback of committed) callback();
-        return result;
       } catch (rejection) {
         // SQLite rolls back by itself on SQLITE_FULL or an I/O error, and knex's own ROLLBACK then
         // fails ("no transaction is active"): the work's error is the one that says what happened.
@@ -54,6 +53,9 @@ export class UnitOfWork {
         }
         throw translateDatabaseError(error);
       }
+      // Committed: outside the retry above, so that nothing a callback throws reruns the work.
+      for (const callback of committed) callback();
+      return result;
     }
   }
 }

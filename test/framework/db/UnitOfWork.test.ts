@@ -59,6 +59,20 @@ describe('UnitOfWork: afterCommit()', () => {
     expect(seen).to.deep.equal([2]);
   });
 
+  it('should not run the committed work again when a callback throws, even an error that looks like a conflict', async () => {
+    let runs = 0;
+    const failure = await inRequest(() =>
+      unitOfWork.run(async () => {
+        runs++;
+        afterCommit(() => {
+          throw Object.assign(new Error('a callback that broke its promise'), { code: '40001' });
+        });
+      }),
+    ).catch((error: unknown) => error);
+    expect((failure as Error).message).to.equal('a callback that broke its promise');
+    expect(runs).to.equal(1);
+  });
+
   it('should run at once outside a unit of work', () => {
     let ran = false;
     afterCommit(() => (ran = true));
