@@ -27,14 +27,7 @@ export class ConnectionProvider {
    * transaction when one is open, else outside. How each driver runs it: preparedQueryRunner.ts.
    */
   run<V, R>(query: PreparedQuery<V, R>, input: V): Promise<R> {
-    // Performance (issue 28, 5): no async wrapper of its own (one promise and one microtask less
-    // per statement); what compiling throws still answers as a rejected promise.
-    try {
-      const compiled = query.compiledFor(this.knex);
-      return this.runner.run(compiled, compiled.values(input), requestContext.current()?.transaction) as Promise<R>;
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    return this.runIn(query, input, requestContext.current()?.transaction);
   }
 
   /**
@@ -43,9 +36,15 @@ export class ConnectionProvider {
    * event outbox's relay and consumer).
    */
   runOutside<V, R>(query: PreparedQuery<V, R>, input: V): Promise<R> {
+    return this.runIn(query, input, undefined);
+  }
+
+  private runIn<V, R>(query: PreparedQuery<V, R>, input: V, transaction: Knex.Transaction | undefined): Promise<R> {
+    // Performance (issue 28, 5): no async wrapper (one promise and one microtask less per
+    // statement); what compiling throws still answers as a rejected promise.
     try {
       const compiled = query.compiledFor(this.knex);
-      return this.runner.run(compiled, compiled.values(input), undefined) as Promise<R>;
+      return this.runner.run(compiled, compiled.values(input), transaction) as Promise<R>;
     } catch (error) {
       return Promise.reject(error);
     }
