@@ -68,8 +68,8 @@ type CandidatesInput = {
 
 /**
  * Rows leased now (pending, lease running), per subscription: how many a relay published
- * (`p:`, any process) and how many this process holds (`p:` or `d:` with PROCESS_TAG). One
- * statement for what `inFlight()` and the per-subscription count were separately.
+ * (`p:`, any process: what maxInFlight bounds) and how many this process holds (`p:` or `d:`
+ * with PROCESS_TAG: each subscription's share), in one statement.
  */
 const LEASES = preparedQuery<{ now: number }, { subscription_name: string; published: unknown; mine: unknown }[]>(
   (db, p) =>
@@ -252,7 +252,7 @@ export class Outbox {
   }
 
   /** Rows that have no earlier pending row of the same subscription and entity (the heads of their chains). */
-  private heads(query: Knex.QueryBuilder, db: Knex = this.connection.knex): Knex.QueryBuilder {
+  private heads(query: Knex.QueryBuilder, db: Knex): Knex.QueryBuilder {
     return query.whereNotExists(function () {
       void this.select(db.raw('1'))
         .from(`${TABLE} as p`)
@@ -379,11 +379,6 @@ export class Outbox {
     )) as { rows: Record<string, unknown>[] };
     const next = result.rows[0];
     return next ? numeric(next) : undefined;
-  }
-
-  /** Rows published and not yet taken by a consumer (a relay's lease still running). */
-  async inFlight(): Promise<number> {
-    return (await this.leases(Date.now())).published;
   }
 
   /** Gives back leases a relay could not publish: the rows are due again at once. */
