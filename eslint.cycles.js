@@ -13,7 +13,8 @@
  *
  * The framework's folders as they are, each importing only folders on the lines above it
  * (app/framework/index.ts, the public `#framework` API, imports from any):
- *   xml, exception, context, contract, logging, stdlib, security, console, interception (the engine)
+ *   xml, exception, context, contract, logging, security, console, interception (the engine)
+ *   stdlib (context: RefreshingValue's shared read runs outside any request)
  *   module (xml)
  *   config (module, xml)
  *   db (context, exception, module, xml)
