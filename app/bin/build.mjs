@@ -147,7 +147,11 @@ function typescript(emitted = { value: false }) {
     rootNames: config.fileNames,
     options,
     projectReferences: config.projectReferences,
-    host: ts.createIncrementalCompilerHost(options),
+    // JSDoc is parsed only where it can give a type error, as tsc's own CLI does (TypeScript 5.3 on):
+    // comments are emitted from the source text all the same, and parsing the rest cost 5% of a build.
+    host: Object.assign(ts.createIncrementalCompilerHost(options), {
+      jsDocParsingMode: ts.JSDocParsingMode.ParseForTypeErrors,
+    }),
   });
   const status = report([
     ...program.getConfigFileParsingDiagnostics(),
