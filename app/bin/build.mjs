@@ -14,18 +14,20 @@
  * start on: nothing is emitted on an error, and the old dist/ must not run the XML that the failed
  * build refused either.
  *
- * tsc runs through its API, not its CLI: the incremental builder keeps every file's diagnostics, so
- * after a one-line change only the changed file is checked, and emit runs only when no file has an
- * error. tsc's own noEmitOnError would do the same by asking every file's declaration diagnostics
- * (declaration is on), which type-checks the whole project again: 60-70 s of a rebuild here.
+ * tsc is TypeScript 7's native compiler (the `typescript-native` dependency, `npm:typescript@7`),
+ * incremental, with noEmitOnError: a build after a one-line change takes about a second, where
+ * TypeScript 5.9 took five (parsing and binding every file again, whatever changed), and a build
+ * with an error writes nothing. TypeScript 5.9 (`typescript`) stays for what needs its JavaScript
+ * API, which TypeScript 7 does not have yet: typescript-eslint, the import scan below, the code
+ * block tests, `npm run typecheck` (a second compiler's opinion) and module packages' own builds.
  *
  * setup:di:compile runs under tsx from source (package.json), and a build runs it that way when it
  * must: after a change to one of the files it is made of (app/bin/diCompile.ts and what it imports),
  * or with no build that passed before. Otherwise the last passing build compiled exactly these files
  * (dist/.di-compile-sources keeps their hash, and that of what it wrote for them: a build of another
  * version, an older checkout's, rewrites them), and the build imports that compiled copy in this
- * process, which has TypeScript loaded already for tsc: 0.5 s instead of 3.5 s of tsx, its loader
- * and a second TypeScript, on every build.
+ * process, which has TypeScript 5.9 loaded already for that import scan: 0.5 s instead of 3.5 s of
+ * tsx, its loader and a second TypeScript, on every build.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -124,45 +126,19 @@ function run(command, args, quiet) {
   return result.status ?? 1;
 }
 
-/** tsc -p tsconfig.json, incremental, emitting nothing when any file has an error. `emitted` says whether it wrote. */
+/**
+ * tsc -p tsconfig.json with TypeScript 7 (incremental and noEmitOnError, as tsconfig.json says): its
+ * diagnostics on stdout, nothing written when any file has an error. Exit 0: built; 1: errors,
+ * nothing written; 2: errors, yet files written (an emit failure). `emitted` says whether it may have written.
+ */
 function typescript(emitted = { value: false }) {
-  const ts = require('typescript');
-  const unrecoverable = [];
-  const host = { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => unrecoverable.push(d) };
-  const config = ts.getParsedCommandLineOfConfigFile(path.join(root, 'tsconfig.json'), {}, host);
-  const format = {
-    getCanonicalFileName: (name) => name,
-    getCurrentDirectory: () => root,
-    getNewLine: () => '\n',
-  };
-  const report = (diagnostics) => {
-    const text = process.stdout.isTTY ? ts.formatDiagnosticsWithColorAndContext : ts.formatDiagnostics;
-    if (diagnostics.length) process.stdout.write(text(diagnostics, format));
-    return diagnostics.some((d) => d.category === ts.DiagnosticCategory.Error) ? 2 : 0;
-  };
-  if (!config || config.errors.length) return report([...unrecoverable, ...(config?.errors ?? [])]) || 1;
-  // The check above replaces noEmitOnError (kept in tsconfig.json for a plain `tsc`).
-  const options = { ...config.options, noEmitOnError: false };
-  const program = ts.createIncrementalProgram({
-    rootNames: config.fileNames,
-    options,
-    projectReferences: config.projectReferences,
-    // JSDoc is parsed only where it can give a type error, as tsc's own CLI does (TypeScript 5.3 on):
-    // comments are emitted from the source text all the same, and parsing the rest cost 5% of a build.
-    host: Object.assign(ts.createIncrementalCompilerHost(options), {
-      jsDocParsingMode: ts.JSDocParsingMode.ParseForTypeErrors,
-    }),
+  const native = path.dirname(require.resolve('typescript-native/package.json'));
+  const { status } = spawnSync(process.execPath, [path.join(native, 'bin', 'tsc'), '-p', 'tsconfig.json'], {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit'],
   });
-  const status = report([
-    ...program.getConfigFileParsingDiagnostics(),
-    ...program.getOptionsDiagnostics(),
-    ...program.getSyntacticDiagnostics(),
-    ...program.getGlobalDiagnostics(),
-    ...program.getSemanticDiagnostics(),
-  ]);
-  if (status) return status;
-  emitted.value = true;
-  return report(program.emit().diagnostics);
+  emitted.value = status !== 1;
+  return status ?? 1;
 }
 
 async function build({ force, quiet }) {
