@@ -51,6 +51,13 @@ const DEV_DEPENDENCIES = [
   '@types/supertest',
 ];
 
+/**
+ * Where this project keeps a devDependency under another name: the package's `typescript` is
+ * TypeScript 7, which this project has as `typescript-native` (its `typescript` is 5.9, for the
+ * tools that need its JavaScript API: app/bin/build.mjs).
+ */
+const IN_THIS_PROJECT: Record<string, string> = { typescript: 'typescript-native' };
+
 /** Commands of the guide that need the network or a remote, and what this test does in their place. */
 const STAND_INS: Record<string, string> = {
   'npm install --save-dev ../dispensary':
@@ -173,7 +180,10 @@ const RUN =
       mkdirSync(path.join(pkg, 'node_modules', '.bin'));
       symlinkSync(PROJECT_ROOT, path.join(pkg, 'node_modules', 'dispensary-runtime'));
       for (const name of DEV_DEPENDENCIES)
-        symlinkSync(path.join(PROJECT_ROOT, 'node_modules', name), path.join(pkg, 'node_modules', name));
+        symlinkSync(
+          path.join(PROJECT_ROOT, 'node_modules', IN_THIS_PROJECT[name] ?? name),
+          path.join(pkg, 'node_modules', name),
+        );
       symlinkSync('../typescript/bin/tsc', path.join(pkg, 'node_modules', '.bin', 'tsc'));
       symlinkSync('../mocha/bin/mocha.js', path.join(pkg, 'node_modules', '.bin', 'mocha'));
 
