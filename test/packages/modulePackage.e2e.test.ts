@@ -264,7 +264,7 @@ const RUN =
       // As if the author had typed the request as the item list itself: the package's own build cannot
       // know (only etc/di.xml ties the plugin to addItems); setup:di:compile + tsc in the project do,
       // for an installed package whether or not it is enabled. This is the copy's first build: the
-      // next case's, which passes, is its only other one (each is 5-6 s of tsc).
+      // next case's, which passes, is its only other one (each checks the whole project's types).
       writeFileSync(types, text.replace('recommendation: RecommendationItemsRequest', 'recommendation: string[]'));
       const { code, out } = await sh(shop, 'npm run build');
       writeFileSync(types, text);
