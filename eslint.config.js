@@ -26,6 +26,20 @@ export default tseslint.config(
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
       ],
+      // TypeScript 7.0, the build's compiler, erases `as`/`satisfies` in a `new` callee holding a
+      // call together with the parentheses: `new (f() as T).X()` becomes `new f().X()`, which calls
+      // `f` as a constructor. Refused here, so that no module meets the bug (SharedState.ts did).
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          'NewExpression > :matches(TSAsExpression, TSSatisfiesExpression).callee CallExpression',
+          'NewExpression > MemberExpression.callee :matches(TSAsExpression, TSSatisfiesExpression) CallExpression',
+        ].map((selector) => ({
+          selector,
+          message:
+            'A type assertion around a call in a `new` callee is emitted without its parentheses by TypeScript 7: take the class into a variable first.',
+        })),
+      ],
     },
   },
   {

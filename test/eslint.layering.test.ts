@@ -1,6 +1,7 @@
 /**
  * The layering lint rule (eslint.layering.js) through ESLint's own API and the project's
- * eslint.config.js: small files that break the layering, linted as if they sat in the tree.
+ * eslint.config.js: small files that break the layering, linted as if they sat in the tree. And,
+ * sharing its ESLint, the config's guard against TypeScript 7's `new (f() as T).X()` emit bug.
  */
 import path from 'node:path';
 import { expect } from 'chai';
@@ -107,6 +108,30 @@ describe('eslint.layering.js (lint rule layering/imports)', function () {
         'export const used = [ProductRepositoryInterface, RECOMMENDATION_COLUMNS, ConnectionProvider];',
       ].join('\n');
       expect(await layeringErrors(FILE, code)).to.deep.equal([]);
+    });
+  });
+
+  describe('eslint.config.js: a type assertion around a call in a `new` callee (TypeScript 7 drops its parentheses)', () => {
+    const restricted = async (code: string): Promise<number[]> => {
+      const [result] = await eslint.lintText(code, {
+        filePath: path.join(PROJECT_ROOT, 'app/framework/db/Example.ts'),
+      });
+      return result!.messages.filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => m.line);
+    };
+
+    it('should fail `new (f() as T).X()`, `new (f() satisfies T).X()` and `new (f().X as T)()`, and pass the class taken out first', async () => {
+      const lines = await restricted(
+        [
+          'declare function f(): { X: new () => object };',
+          'export const a = new (f() as ReturnType<typeof f>).X();',
+          'export const b = new (f() satisfies ReturnType<typeof f>).X();',
+          'export const c = new (f().X as new () => object)();',
+          'const C = f().X as new () => object;',
+          'export const d = new C();',
+          'export const e = new Map([1].map((n) => [n, n] as [number, number]));',
+        ].join('\n'),
+      );
+      expect(lines).to.deep.equal([2, 3, 4]);
     });
   });
 });

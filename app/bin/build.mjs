@@ -20,7 +20,8 @@
  * with an error writes nothing. TypeScript 5.9 (`typescript`) stays for what needs its JavaScript
  * API, which TypeScript 7 does not have yet (typescript-eslint, the import scan below, the code
  * block tests), and for `npm run typecheck`: a second compiler's opinion. TypeScript 7 emits the
- * same JavaScript as 5.9 for every file here but one, which SharedState.ts now avoids.
+ * same JavaScript as 5.9 for every file here but one: its `new (f() as T).X()` bug, which
+ * eslint.config.js now refuses.
  *
  * setup:di:compile runs under tsx from source (package.json), and a build runs it that way when it
  * must: after a change to one of the files it is made of (app/bin/diCompile.ts and what it imports),
