@@ -131,16 +131,15 @@ function run(command, args, quiet) {
 /**
  * tsc -p tsconfig.json with TypeScript 7 (incremental and noEmitOnError, as tsconfig.json says): its
  * diagnostics on stdout, nothing written when any file has an error. Exit 0: built; 1: errors,
- * nothing written; 2: errors, yet files written (an emit failure). `emitted` says whether it may have written.
+ * nothing written; 2: errors, yet files written (an emit failure). `emitted` says whether it may
+ * have written (a tsc killed mid-way answers 1 through run(); the next build's hash of
+ * setup:di:compile's compiled files still sees anything it wrote).
  */
-function typescript(emitted = { value: false }) {
+function typescript(emitted, quiet) {
   const native = path.dirname(require.resolve('typescript-native/package.json'));
-  const { status } = spawnSync(process.execPath, [path.join(native, 'bin', 'tsc'), '-p', 'tsconfig.json'], {
-    cwd: root,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const status = run(process.execPath, [path.join(native, 'bin', 'tsc'), '-p', 'tsconfig.json'], quiet);
   emitted.value = status !== 1;
-  return status ?? 1;
+  return status;
 }
 
 async function build({ force, quiet }) {
@@ -162,7 +161,7 @@ async function build({ force, quiet }) {
   const emitted = { value: false };
   const status =
     ((compiled ? await diCompileInProcess(args.slice(1), quiet) : undefined) ?? run(bin(tool), args, quiet)) ||
-    typescript(emitted);
+    typescript(emitted, quiet);
   mkdirSync(path.dirname(FINGERPRINT), { recursive: true });
   // The hash is kept when this build passed and compiled what it was taken of (taken again: a file
   // saved while tsc ran does not count). A failed build writes nothing, so the compiled copy of the
