@@ -207,20 +207,17 @@ describe('setup:di:compile: what the compiler checks', function () {
     // Each diagnostic: `<file>(<line>,<column>): error TS<code>: <message>`, or `error TS<code>: ...`
     // for one of no file, its chained messages on the lines after it, indented (as
     // ts.flattenDiagnosticMessageText joins them). Files are relative to the tree, `/`-separated.
+    const diagnostics: { file: string; message: string }[] = [];
     for (const line of `${tsc.stdout}${tsc.stderr}`.split('\n').filter(Boolean)) {
       const start = /^(?:(.+)\(\d+,\d+\): )?error TS\d+: (.*)$/.exec(line);
-      if (!start) {
-        const last = [...errors.values()].at(-1);
-        if (last && line.startsWith(' ')) last[last.length - 1] += `\n${line}`;
-        else errors.set('?', [...(errors.get('?') ?? []), line]);
-        continue;
-      }
-      const file = start[1] ?? '';
+      const last = diagnostics.at(-1);
+      if (start) diagnostics.push({ file: start[1] ?? '', message: start[2]! });
+      else if (last && line.startsWith(' ')) last.message += `\n${line}`;
+      else diagnostics.push({ file: '', message: line });
+    }
+    for (const { file, message } of diagnostics) {
       const name = /Fixture_(\w+)\.ts$/.exec(file)?.[1] ?? /modules\/Fixture\/(\w+)\//.exec(file)?.[1] ?? '?';
-      // Re-inserted last so that the line after it, if indented, continues this one.
-      const list = [...(errors.get(name) ?? []), `${file}: ${start[2]}`];
-      errors.delete(name);
-      errors.set(name, list);
+      errors.set(name, [...(errors.get(name) ?? []), `${file}: ${message}`]);
     }
     if (tsc.status !== 0 && errors.size === 0) errors.set('?', [`tsc exited ${tsc.status}: ${tsc.stderr}`]);
   });
