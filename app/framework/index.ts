@@ -2,7 +2,7 @@
  * The runtime's public API for module authors: `import { ... } from '#framework'`.
  * Everything here is stable; anything imported from deeper paths is internal.
  */
-import { inject as inversifyInject, injectable, optional as inversifyOptional } from 'inversify';
+import { inject as inversifyInject, injectable, optional as inversifyOptional } from './di/inversify.js';
 import type { Contract } from './contract/Contract.js';
 import { recordInjection } from './di/constructorParameters.js';
 

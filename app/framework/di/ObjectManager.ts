@@ -3,7 +3,7 @@
  * virtualTypes, `shared`. Every class that has plugins is replaced by a generated Interceptor
  * subclass whose chains PluginChainBuilder composes, once; validatePluginTargets checks them.
  */
-import { Container, type ResolutionContext } from 'inversify';
+import { Container, type ResolutionContext } from './inversify.js';
 import { mergeArgument, type ArgumentValue, type DiConfig } from '../config/DiConfig.js';
 import { ConfigError } from '../xml/xml.js';
 import { isContract, type Contract } from '../contract/Contract.js';

@@ -7,7 +7,7 @@
  * inversify's decorators directly.
  */
 import 'reflect-metadata';
-import { getClassMetadata } from '@inversifyjs/core';
+import { getClassMetadata } from './inversify.js';
 import { parseExpressionAt, tokenizer, tokTypes, type Node, type Pattern } from 'acorn';
 
 export interface ConstructorParameter {
