@@ -2,7 +2,8 @@
 /**
  * `npm run build` (app/bin/build.mjs), in a copy of the project so that a broken build never
  * touches the dist/ this suite runs from: it builds only when a source changed, says nothing under
- * `npm run --silent`, and a failed build emits nothing and leaves a dist/ that refuses to start.
+ * `npm run --silent`, a failed build emits nothing and leaves a dist/ that refuses to start, and
+ * inversify's compiled re-export is bundled into one module again whenever tsc wrote it.
  * It needs no database, so it runs in the SQLite run only.
  */
 import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
@@ -24,6 +25,8 @@ import { PROJECT_ROOT } from '../app/bootstrap/config/paths.js';
 
 const LEAF = 'modules/Acme/RecommendationNotes/Plugin/NormaliseItemNotes.ts';
 const LEAF_JS = 'dist/modules/Acme/RecommendationNotes/Plugin/NormaliseItemNotes.js';
+const INVERSIFY = 'app/framework/di/inversify.ts';
+const INVERSIFY_JS = 'dist/app/framework/di/inversify.js';
 /** A file setup:di:compile is made of (app/bin/diCompile.ts imports it through DiCompiler.ts). */
 const DI_COMPILE_PART = 'app/framework/compile/pluginMethodNames.ts';
 
@@ -106,20 +109,28 @@ describe('npm run build (app/bin/build.mjs)', function () {
     it('should build, saying nothing under npm run --silent, and the CLI starts', () => {
       cpSync(path.join(PROJECT_ROOT, LEAF), path.join(copy, LEAF));
       appendFileSync(path.join(copy, LEAF), '// a one-line change\n');
+      // inversify's re-export changed too: tsc writes it again, and the build bundles it again.
+      const bundled = mtime(INVERSIFY_JS);
+      appendFileSync(path.join(copy, INVERSIFY), '// a one-line change\n');
       const silent = build({ npm_config_loglevel: 'silent' });
       expect(silent.status, silent.stderr).to.equal(0);
       expect(silent.stdout + silent.stderr).to.equal('');
       expect(readFileSync(path.join(copy, LEAF_JS), 'utf8')).to.include('// a one-line change');
+      expect(mtime(INVERSIFY_JS)).to.not.equal(bundled);
+      const inversify = readFileSync(path.join(copy, INVERSIFY_JS), 'utf8');
+      expect(inversify).to.match(/^\/\/ inversify and its @inversifyjs packages, bundled by app\/bin\/build\.mjs/);
+      // One module: of the packages, only reflect-metadata (one registry for every copy) is imported.
+      expect(inversify.match(/^import .*$/gm)).to.deep.equal(['import "reflect-metadata/lite";']);
       expect(existsSync(path.join(copy, 'dist', '.build-failed'))).to.equal(false);
       expect(run(['dist/app/bin/cli.js', 'module:status']).status).to.equal(0);
     });
 
     it('should then find nothing to do and write nothing', () => {
-      const built = [mtime('dist/app/bin/cli.js'), mtime(LEAF_JS)];
+      const built = [mtime('dist/app/bin/cli.js'), mtime(LEAF_JS), mtime(INVERSIFY_JS)];
       const again = build();
       expect(again.status).to.equal(0);
       expect(again.stdout + again.stderr).to.equal('');
-      expect([mtime('dist/app/bin/cli.js'), mtime(LEAF_JS)]).to.deep.equal(built);
+      expect([mtime('dist/app/bin/cli.js'), mtime(LEAF_JS), mtime(INVERSIFY_JS)]).to.deep.equal(built);
     });
   });
 });

@@ -23,6 +23,9 @@
  * same JavaScript as 5.9 for every file here but one: its `new (f() as T).X()` bug, which
  * eslint.config.js now refuses.
  *
+ * After tsc, inversify's compiled re-export (app/framework/di/inversify.ts) becomes one module
+ * bundled by esbuild: the package is some 250 small ES modules, about 0.15 s of every start.
+ *
  * setup:di:compile runs under tsx from source (package.json), and a build runs it that way when it
  * must: after a change to one of the files it is made of (app/bin/diCompile.ts and what it imports),
  * or with no build that passed before. Otherwise the last passing build compiled exactly these files
