@@ -5,13 +5,13 @@
  * or loopback clients only when it is unset.
  */
 import type { Server } from 'node:http';
-import express from 'express';
+import { expressModule } from '../framework/webapi/expressModule.js';
 import type { Application } from '../bootstrap/Application.js';
 import type { Logger } from '../framework/logging/logger.js';
 import { metricsEndpoint } from '../framework/observability/metricsEndpoint.js';
 
 export function serveConsumerMetrics(app: Application, port: number, logger: Logger): Promise<Server> {
-  const http = express();
+  const http = expressModule()();
   http.disable('x-powered-by');
   http.get('/metrics', (req, res, next) => {
     metricsEndpoint(app.metrics, app.config.metricsToken)(req, res).catch(next);

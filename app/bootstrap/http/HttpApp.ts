@@ -3,7 +3,7 @@
  * `/health`, `/metrics`, `/swagger`, and a JSON 404 for anything else. It takes what it mounts
  * (HttpAppDeps), not the Application that has it.
  */
-import express from 'express';
+import type express from 'express';
 import type { Knex } from 'knex';
 import { BulkManagementInterface } from '../../framework/bulk/BulkManagementInterface.js';
 import type { RouteDefinition } from '../../framework/config/WebapiConfig.js';
@@ -34,6 +34,7 @@ import { SchemaRequestProcessor, type SchemaSource } from '../../framework/webap
 import { swaggerPage } from '../../framework/webapi/SwaggerPage.js';
 import { SynchronousRequestProcessor } from '../../framework/webapi/SynchronousRequestProcessor.js';
 import type { DeploymentConfig } from '../config/DeploymentConfig.js';
+import { expressModule } from '../../framework/webapi/expressModule.js';
 import { healthEndpoint } from './healthEndpoint.js';
 
 /** What the HTTP app is built from; an Application has all of it. */
@@ -69,7 +70,7 @@ export interface HttpAppDeps {
 
 export function createHttpApp(deps: HttpAppDeps): express.Express {
   const { config, logger, objectManager } = deps;
-  const app = express();
+  const app = expressModule()();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'extended');

@@ -11,7 +11,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import express from 'express';
+import { expressModule } from './expressModule.js';
 import type { LocalizedException } from '../exception/LocalizedException.js';
 import { assertDepth, DEFAULT_MAX_JSON_DEPTH } from './InputSafety.js';
 import { WebapiException } from './WebapiException.js';
@@ -48,7 +48,7 @@ export class JsonBodyReader {
   private readonly parseJson: (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
 
   constructor(private readonly options: JsonBodyOptions) {
-    this.parseJson = express.json({
+    this.parseJson = expressModule().json({
       limit: options.bodyLimit,
       strict: false,
       type: () => true,

@@ -8,7 +8,8 @@
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import express from 'express';
+import type express from 'express';
+import { expressModule } from './expressModule.js';
 
 /** The package's directory, found without loading its 1.5 MB bundle into the server. */
 const DIST_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -58,7 +59,7 @@ const CSP =
   "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'";
 
 export function swaggerPage(): express.Router {
-  const router = express.Router({ strict: false });
+  const router = expressModule().Router({ strict: false });
   router.use((_req, res, next) => {
     res.setHeader('Content-Security-Policy', CSP);
     res.setHeader('X-Content-Type-Options', 'nosniff');
