@@ -155,6 +155,11 @@ const INVERSIFY_JS = path.join(root, 'dist', 'app', 'framework', 'di', 'inversif
 const INVERSIFY_BANNER = '// inversify and its @inversifyjs packages, bundled by app/bin/build.mjs (esbuild)';
 
 function bundleInversify(quiet) {
+  if (!existsSync(INVERSIFY_JS)) {
+    // tsc's incremental state says it wrote the file, so it will not write it again.
+    process.stderr.write(`${path.relative(root, INVERSIFY_JS)} is missing: remove dist/ and run npm run build again\n`);
+    return 1;
+  }
   if (readFileSync(INVERSIFY_JS, 'utf8').startsWith(INVERSIFY_BANNER)) return 0;
   try {
     require('esbuild').buildSync({

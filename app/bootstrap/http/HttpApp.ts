@@ -24,6 +24,7 @@ import { AsynchronousSchemaRequestProcessor } from '../../framework/webapi-async
 import { generateAsyncSchema } from '../../framework/webapi-async/AsyncSchemaGenerator.js';
 import { AuthorizationInterface } from '../../framework/webapi/AuthorizationInterface.js';
 import { ErrorRenderer } from '../../framework/webapi/ErrorRenderer.js';
+import { expressModule } from '../../framework/webapi/expressModule.js';
 import { FrontController } from '../../framework/webapi/FrontController.js';
 import { REQUEST_PROCESSOR_POOL, RequestProcessorPool } from '../../framework/webapi/RequestProcessorPool.js';
 import { RestRequestChecks } from '../../framework/webapi/RestRequestChecks.js';
@@ -34,7 +35,6 @@ import { SchemaRequestProcessor, type SchemaSource } from '../../framework/webap
 import { swaggerPage } from '../../framework/webapi/SwaggerPage.js';
 import { SynchronousRequestProcessor } from '../../framework/webapi/SynchronousRequestProcessor.js';
 import type { DeploymentConfig } from '../config/DeploymentConfig.js';
-import { expressModule } from '../../framework/webapi/expressModule.js';
 import { healthEndpoint } from './healthEndpoint.js';
 
 /** What the HTTP app is built from; an Application has all of it. */

@@ -2,7 +2,7 @@
  * inversify, the container library, as the framework imports it. `npm run build` replaces this
  * file's compiled copy (dist/app/framework/di/inversify.js) with one module that bundles inversify
  * and its @inversifyjs packages (app/bin/build.mjs, esbuild): they ship as some 250 small ES modules,
- * and loading them was about 0.14 s of CPU in every process that starts the application (server,
+ * and loading them was about 0.15 s of CPU in every process that starts the application (server,
  * CLI, consumer). From the sources (tsx: the knex CLI) it is the plain re-export below.
  *
  * A module that decorates its classes with inversify's own decorators, from the package itself,
