@@ -3,7 +3,7 @@
  * `npm run build` (app/bin/build.mjs), in a copy of the project so that a broken build never
  * touches the dist/ this suite runs from: it builds only when a source changed, says nothing under
  * `npm run --silent`, a failed build emits nothing and leaves a dist/ that refuses to start, and
- * inversify's compiled re-export is bundled into one module again whenever tsc wrote it.
+ * inversify is bundled into one module again after tsc wrote its re-export or npm installed packages.
  * It needs no database, so it runs in the SQLite run only.
  */
 import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
@@ -11,6 +11,7 @@ import {
   appendFileSync,
   cpSync,
   existsSync,
+  lstatSync,
   mkdtempSync,
   readFileSync,
   rmSync,
@@ -131,6 +132,24 @@ describe('npm run build (app/bin/build.mjs)', function () {
       expect(again.status).to.equal(0);
       expect(again.stdout + again.stderr).to.equal('');
       expect([mtime('dist/app/bin/cli.js'), mtime(LEAF_JS), mtime(INVERSIFY_JS)]).to.deep.equal(built);
+    });
+
+    it('should bundle inversify again, and write nothing else, after npm installed packages (another inversify, which tsc does not see)', function () {
+      // What every npm install rewrites; in the copy a file of its own (node_modules is hard links),
+      // not where node_modules had to be a symlink to this project's.
+      const installed = path.join(copy, 'node_modules', '.package-lock.json');
+      if (lstatSync(path.join(copy, 'node_modules')).isSymbolicLink()) return this.skip();
+      const text = readFileSync(installed, 'utf8');
+      rmSync(installed);
+      writeFileSync(installed, text);
+      const built = [mtime(LEAF_JS), mtime(INVERSIFY_JS)];
+      const again = build();
+      expect(again.status, again.stderr).to.equal(0);
+      expect(mtime(LEAF_JS)).to.equal(built[0]);
+      expect(mtime(INVERSIFY_JS)).to.not.equal(built[1]);
+      expect(readFileSync(path.join(copy, INVERSIFY_JS), 'utf8')).to.match(
+        /^\/\/ inversify and its @inversifyjs packages/,
+      );
     });
   });
 });

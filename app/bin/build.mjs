@@ -23,8 +23,9 @@
  * same JavaScript as 5.9 for every file here but one: its `new (f() as T).X()` bug, which
  * eslint.config.js now refuses.
  *
- * After tsc, inversify's compiled re-export (app/framework/di/inversify.ts) becomes one module
- * bundled by esbuild: the package is some 250 small ES modules, about 0.15 s of every start.
+ * After tsc, esbuild bundles inversify into one module over tsc's output of its re-export
+ * (app/framework/di/inversify.ts): the package is some 250 small ES modules, about 0.15 s of every
+ * start.
  *
  * setup:di:compile runs under tsx from source (package.json), and a build runs it that way when it
  * must: after a change to one of the files it is made of (app/bin/diCompile.ts and what it imports),
@@ -146,24 +147,24 @@ function typescript(emitted, quiet) {
 }
 
 /**
- * inversify as one module (app/framework/di/inversify.ts says why): tsc's re-export of the packages,
- * bundled with esbuild over itself. Only when tsc wrote it again (its first line is then not the
- * banner): 0.1 s, and nothing on a build that left it as it was. reflect-metadata stays outside,
- * one registry for the bundle and for any module that imports inversify itself.
+ * inversify as one module (app/framework/di/inversify.ts says why): esbuild bundles that file's
+ * source over tsc's output of it, 0.2 s. When tsc wrote the file again (inversify.ts changed) or npm
+ * installed packages since the bundle was made (another inversify, which tsc does not see): the
+ * bundle's first line names the install it was made from, by node_modules/.package-lock.json's size
+ * and mtime, which every npm install rewrites. reflect-metadata stays outside, one registry for the
+ * bundle and for any module that imports inversify itself.
  */
 const INVERSIFY_JS = path.join(root, 'dist', 'app', 'framework', 'di', 'inversify.js');
-const INVERSIFY_BANNER = '// inversify and its @inversifyjs packages, bundled by app/bin/build.mjs (esbuild)';
 
 function bundleInversify(quiet) {
-  if (!existsSync(INVERSIFY_JS)) {
-    // tsc's incremental state says it wrote the file, so it will not write it again.
-    process.stderr.write(`${path.relative(root, INVERSIFY_JS)} is missing: remove dist/ and run npm run build again\n`);
-    return 1;
-  }
-  if (readFileSync(INVERSIFY_JS, 'utf8').startsWith(INVERSIFY_BANNER)) return 0;
+  const installed = statSync(path.join(root, 'node_modules', '.package-lock.json'), { throwIfNoEntry: false });
+  const banner = `// inversify and its @inversifyjs packages, bundled by app/bin/build.mjs (esbuild) from the install of ${
+    installed ? `${installed.size}/${installed.mtimeMs}` : '-'
+  }`;
+  if (existsSync(INVERSIFY_JS) && readFileSync(INVERSIFY_JS, 'utf8').startsWith(`${banner}\n`)) return 0;
   try {
     require('esbuild').buildSync({
-      entryPoints: [INVERSIFY_JS],
+      entryPoints: [path.join(root, 'app', 'framework', 'di', 'inversify.ts')],
       outfile: INVERSIFY_JS,
       allowOverwrite: true,
       bundle: true,
@@ -171,13 +172,13 @@ function bundleInversify(quiet) {
       platform: 'node',
       target: 'node20',
       external: ['reflect-metadata', 'reflect-metadata/*'],
-      banner: { js: INVERSIFY_BANNER },
+      banner: { js: banner },
       sourcemap: true,
       logLevel: quiet ? 'error' : 'warning',
     });
     return 0;
   } catch (error) {
-    process.stderr.write(`bundling inversify (${path.relative(root, INVERSIFY_JS)}) failed: ${error.message}\n`);
+    process.stderr.write(`bundling inversify (app/framework/di/inversify.ts) failed: ${error.message}\n`);
     return 1;
   }
 }
